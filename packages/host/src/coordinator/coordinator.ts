@@ -1,0 +1,112 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { CoworkError } from '../errors';
+import { schemaProblems } from '../plugins/registry';
+import type { EventRecord, Json } from '../store/records';
+import type { Store, StoreTx } from '../store/store';
+import { Mutex } from '../util/mutex';
+import { COORDINATOR_EVENTS, isCoordinatorEventType, type CoordinatorEvent, type CoordinatorEventInput } from './events';
+import { applyEvent, planEvent } from './fold';
+import { emptyState, type CoordinatorState } from './state';
+
+export type CoordinatorListener = (event: CoordinatorEvent & { seq: number }) => void;
+
+/**
+ * The coordinator runtime's record keeper: appends events to the durable log and keeps the state
+ * that is their fold. An event is checked against the current state before it is appended, so the
+ * log never holds an event the fold would refuse. Events appended by another process on the same
+ * workspace are folded in before each append (and on `refresh`).
+ */
+export class Coordinator {
+  private readonly state: CoordinatorState = emptyState();
+  private readonly mutex = new Mutex();
+  private readonly validators: Map<string, ValidateFunction>;
+  private readonly listeners = new Set<CoordinatorListener>();
+
+  private constructor(
+    private readonly store: Store,
+    private readonly now: () => string,
+  ) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    this.validators = new Map(Object.entries(COORDINATOR_EVENTS).map(([type, schema]) => [type, ajv.compile(schema)]));
+  }
+
+  /** Opens the coordinator of a store, replaying its whole log. */
+  static async open(store: Store, now: () => string = () => new Date().toISOString()): Promise<Coordinator> {
+    const coordinator = new Coordinator(store, now);
+    await coordinator.refresh();
+    return coordinator;
+  }
+
+  /** The current state. Treat it as read-only; it changes as events are recorded. */
+  get current(): Readonly<CoordinatorState> {
+    return this.state;
+  }
+
+  /** Checks, appends durably, then folds one event. Returns the stored event with its sequence number. */
+  async record(input: CoordinatorEventInput): Promise<CoordinatorEvent & { seq: number }> {
+    this.checkShape(input);
+    return this.mutex.run(async () => {
+      const event = { type: input.type, at: this.now(), data: input.data } as CoordinatorEvent;
+      const { seq, apply } = await this.store.transaction(async (tx) => {
+        await this.catchUp(tx);
+        const apply = planEvent(this.state, event);
+        const seq = await tx.events.append({ type: event.type, at: event.at, data: event.data as Json });
+        return { seq, apply };
+      });
+      // Only now is the event durable; a failed transaction leaves the state as it was.
+      apply();
+      const recorded = { ...event, seq };
+      this.notify(recorded);
+      return recorded;
+    });
+  }
+
+  /** Folds in events appended since the last look (by this or another process). */
+  async refresh(): Promise<void> {
+    await this.mutex.run(() => this.store.read((tx) => this.catchUp(tx)));
+  }
+
+  subscribe(listener: CoordinatorListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async catchUp(tx: StoreTx): Promise<void> {
+    const events = await tx.events.list(this.state.lastSeq);
+    for (const record of events) {
+      if (record.seq !== this.state.lastSeq + 1) {
+        throw new CoworkError('store_failed', `event log has a gap before seq ${record.seq}`, { seq: record.seq });
+      }
+      const event = toCoordinatorEvent(record);
+      applyEvent(this.state, event);
+      this.notify({ ...event, seq: record.seq });
+    }
+  }
+
+  private checkShape(input: CoordinatorEventInput): void {
+    const type = (input as { type?: unknown })?.type;
+    if (typeof type !== 'string' || !isCoordinatorEventType(type)) {
+      throw new CoworkError('invalid_input', `unknown coordinator event type ${JSON.stringify(type)}`, {
+        knownTypes: Object.keys(COORDINATOR_EVENTS),
+      });
+    }
+    const validate = this.validators.get(type)!;
+    if (!validate(input.data)) {
+      throw new CoworkError('invalid_input', `invalid data for ${type}`, { type, problems: schemaProblems(validate) });
+    }
+  }
+
+  private notify(event: CoordinatorEvent & { seq: number }): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own; the event is already durable.
+      }
+    }
+  }
+}
+
+function toCoordinatorEvent(record: EventRecord): CoordinatorEvent {
+  return { type: record.type, at: record.at, data: record.data } as CoordinatorEvent;
+}

@@ -1,0 +1,107 @@
+/**
+ * The host's error registry: every error that leaves the host carries one of these codes.
+ * A code is stable: it is never renamed and a retired code is never reused. `docs/errors.md`
+ * lists the same codes, and a test keeps the two in sync.
+ */
+export interface ErrorCodeInfo {
+  /** HTTP status this error maps to on the wire. */
+  readonly status: number;
+  /** True when the same request may succeed if simply repeated later. */
+  readonly retryable: boolean;
+  /** What the caller should do about it. */
+  readonly hint: string;
+}
+
+export const ERROR_CODES = {
+  invalid_input: {
+    status: 400,
+    retryable: false,
+    hint: 'Fix the request so that it matches the documented shape, then send it again.',
+  },
+  invalid_json: {
+    status: 400,
+    retryable: false,
+    hint: 'Send well-formed JSON.',
+  },
+  invalid_op: {
+    status: 400,
+    retryable: false,
+    hint: "Rewrite the op so that the resource kind accepts it; the details list the kind's complaints.",
+  },
+  invalid_content: {
+    status: 400,
+    retryable: false,
+    hint: "Make the content match the kind's content schema.",
+  },
+  content_too_large: {
+    status: 413,
+    retryable: false,
+    hint: 'Keep the content under the size limit, or raise the limit in the host configuration.',
+  },
+  unknown_kind: {
+    status: 400,
+    retryable: false,
+    hint: 'Use one of the kinds listed by `cowork plugins`, or load the plugin that provides it.',
+  },
+  not_found: {
+    status: 404,
+    retryable: false,
+    hint: 'Check the id; list what exists first.',
+  },
+  revision_conflict: {
+    status: 409,
+    retryable: false,
+    hint: 'Someone committed first. Re-read the resource, rebase your change onto currentRevision and retry; your op was kept as a candidate.',
+  },
+  candidate_closed: {
+    status: 409,
+    retryable: false,
+    hint: 'The candidate was already accepted, rejected or discarded; list open candidates instead.',
+  },
+  invalid_transition: {
+    status: 409,
+    retryable: false,
+    hint: 'The task or assignment is not in a state that allows this; read its state first.',
+  },
+  permission_denied: {
+    status: 403,
+    retryable: false,
+    hint: 'Ask the owner (Main) for the permission, or act only on what was granted.',
+  },
+  invalid_plugin: {
+    status: 500,
+    retryable: false,
+    hint: "Fix the plugin's manifest; the details name the plugin and the problem.",
+  },
+  plugin_failed: {
+    status: 500,
+    retryable: false,
+    hint: 'A plugin threw while handling the request; the details name the plugin and what it was doing.',
+  },
+  store_busy: {
+    status: 503,
+    retryable: true,
+    hint: 'Another process holds the workspace database; retry shortly.',
+  },
+  store_failed: {
+    status: 500,
+    retryable: false,
+    hint: 'The workspace database reported an error; run `cowork doctor` or check the disk.',
+  },
+  schema_too_new: {
+    status: 500,
+    retryable: false,
+    hint: 'The workspace was written by a newer cowork; upgrade cowork before opening it.',
+  },
+  internal: {
+    status: 500,
+    retryable: false,
+    hint: 'An unexpected error; report it with the log.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+}

@@ -1,0 +1,50 @@
+/**
+ * The host's public API. Plugin authors import from here only: `definePlugin`, the kind and tool
+ * types, `rejectOp`, and the error types. Embedders also get `Host`.
+ */
+export { definePlugin, defineKind, defineTool, rejectOp, isPluginDefinition } from './plugins/define-plugin';
+export type {
+  JsonSchema,
+  PluginDefinition,
+  PluginManifest,
+  ResourceAccess,
+  ResourceKind,
+  RevisionSemantics,
+  ToolContext,
+  ToolDefinition,
+  ToolHostApi,
+  ToolPermission,
+  ToolResult,
+} from './plugins/types';
+export { PluginRegistry, type PluginProblem, type RegisteredKind, type RegisteredTool } from './plugins/registry';
+export { textKind, type TextContent, type TextOp } from './plugins/builtin/text-kind';
+export { textPlugin } from './plugins/builtin/text-plugin';
+export { lineDiff } from './util/line-diff';
+export { CoworkError, isCoworkError, ERROR_CODES, type ErrorCode } from './errors';
+export { Host, type HostOptions } from './host';
+export type {
+  AcceptRequest,
+  AgentView,
+  ChangesQuery,
+  CommitRequest,
+  CommitResult,
+  CreateRequest,
+  ResourceApi,
+  RestoreRequest,
+} from './resources/types';
+export type { RevisionEvent, RevisionListener } from './resources/revision-events';
+export type {
+  CandidateRecord,
+  DraftRecord,
+  EventRecord,
+  Json,
+  Operator,
+  ResourceRecord,
+  RevisionRecord,
+  SelectionRecord,
+  Store,
+  StoreTx,
+} from './store';
+export { Coordinator } from './coordinator/coordinator';
+export type { CoordinatorEvent, CoordinatorEventInput, CoordinatorEventType } from './coordinator/events';
+export type { AssignmentState, CoordinatorState, Lifecycle, TaskState } from './coordinator/state';

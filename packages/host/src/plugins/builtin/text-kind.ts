@@ -1,0 +1,75 @@
+import { defineKind, rejectOp } from '../define-plugin';
+import { lineDiff } from '../../util/line-diff';
+
+/** Content of a `text` resource. */
+export type TextContent = { text: string };
+
+/**
+ * Ops of the `text` kind. Positions count UTF-16 code units, as JavaScript strings do.
+ * - `set` replaces the whole text;
+ * - `append` adds at the end;
+ * - `insert` adds at a position (0..length);
+ * - `delete` removes `length` characters from `at`.
+ */
+export type TextOp =
+  | { type: 'set'; text: string }
+  | { type: 'append'; text: string }
+  | { type: 'insert'; at: number; text: string }
+  | { type: 'delete'; at: number; length: number };
+
+const SUMMARY_CHARS = 400;
+
+/** The built-in reference kind: plain text, owned by the host. */
+export const textKind = defineKind<TextContent, TextOp>({
+  name: 'text',
+  description: 'Plain text, edited by set, append, insert and delete ops.',
+  revisionSemantics: 'host',
+  contentSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  opSchema: {
+    oneOf: [
+      opShape('set', { text: { type: 'string' } }),
+      opShape('append', { text: { type: 'string', minLength: 1 } }),
+      opShape('insert', { at: { type: 'integer', minimum: 0 }, text: { type: 'string', minLength: 1 } }),
+      opShape('delete', { at: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 1 } }),
+    ],
+  },
+  initialContent: () => ({ text: '' }),
+  applyOp(content, op) {
+    const text = content.text;
+    switch (op.type) {
+      case 'set':
+        return { text: op.text };
+      case 'append':
+        return { text: text + op.text };
+      case 'insert':
+        if (op.at > text.length) throw rejectOp(`insert position ${op.at} is past the end of the text (length ${text.length})`);
+        return { text: text.slice(0, op.at) + op.text + text.slice(op.at) };
+      case 'delete':
+        if (op.at + op.length > text.length) {
+          throw rejectOp(`delete of ${op.length} at ${op.at} runs past the end of the text (length ${text.length})`);
+        }
+        return { text: text.slice(0, op.at) + text.slice(op.at + op.length) };
+    }
+  },
+  summarize(content) {
+    const { text } = content;
+    const lines = text === '' ? 0 : text.split('\n').length;
+    const head = text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS)}…` : text;
+    return `text, ${text.length} characters in ${lines} line${lines === 1 ? '' : 's'}:\n${head}`;
+  },
+  diff: (before, after) => lineDiff(before.text, after.text),
+});
+
+function opShape(type: string, properties: Record<string, object>): object {
+  return {
+    type: 'object',
+    properties: { type: { const: type }, ...properties },
+    required: ['type', ...Object.keys(properties)],
+    additionalProperties: false,
+  };
+}

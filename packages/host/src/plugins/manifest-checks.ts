@@ -1,0 +1,114 @@
+import type Ajv from 'ajv';
+import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
+
+/**
+ * Manifest checks, one small function per rule (the shape of fastify's plugin-utils). Each returns
+ * problems as sentences; an empty list means the plugin passes that check.
+ */
+
+const PLUGIN_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const KIND_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const ACCESS = new Set(['read', 'draft', 'propose', 'commit']);
+const KIND_FUNCTIONS = ['initialContent', 'applyOp', 'summarize', 'diff'] as const;
+
+export function checkPluginShape(plugin: PluginDefinition): string[] {
+  const problems: string[] = [];
+  if (typeof plugin.name !== 'string' || !PLUGIN_NAME.test(plugin.name)) {
+    problems.push(`name ${JSON.stringify(plugin.name)} must be an npm-style package name`);
+  }
+  if (typeof plugin.version !== 'string' || !SEMVER.test(plugin.version)) {
+    problems.push(`version ${JSON.stringify(plugin.version)} must be a semantic version like 1.2.3`);
+  }
+  if (!Array.isArray(plugin.kinds)) problems.push('kinds must be an array');
+  if (!Array.isArray(plugin.tools)) problems.push('tools must be an array');
+  return problems;
+}
+
+export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
+  const where = `kind ${JSON.stringify(kind?.name)}`;
+  if (typeof kind !== 'object' || kind === null) return ['every kind must be an object'];
+  const problems: string[] = [];
+  if (typeof kind.name !== 'string' || !KIND_NAME.test(kind.name)) {
+    problems.push(`${where}: name must be lower-case words joined by dots, like "office.presentation"`);
+  }
+  if (kind.revisionSemantics !== 'host' && kind.revisionSemantics !== 'external') {
+    problems.push(`${where}: revisionSemantics must be "host" or "external"`);
+  }
+  if (typeof kind.description !== 'string' || kind.description.trim() === '') {
+    problems.push(`${where}: description must be a non-empty string`);
+  }
+  for (const fn of KIND_FUNCTIONS) {
+    if (typeof kind[fn] !== 'function') problems.push(`${where}: ${fn} must be a function`);
+  }
+  if (kind.validateOp !== undefined && typeof kind.validateOp !== 'function') {
+    problems.push(`${where}: validateOp must be a function when given`);
+  }
+  problems.push(...checkSchema(ajv, kind.contentSchema, `${where}: contentSchema`));
+  problems.push(...checkSchema(ajv, kind.opSchema, `${where}: opSchema`));
+  return problems;
+}
+
+export function checkTool(tool: ToolDefinition, ajv: Ajv): string[] {
+  const where = `tool ${JSON.stringify(tool?.name)}`;
+  if (typeof tool !== 'object' || tool === null) return ['every tool must be an object'];
+  const problems: string[] = [];
+  if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+    problems.push(`${where}: name must be snake_case, at most 64 characters`);
+  }
+  if (typeof tool.description !== 'string' || tool.description.trim() === '') {
+    problems.push(`${where}: description must be a non-empty string`);
+  }
+  if (typeof tool.handler !== 'function') problems.push(`${where}: handler must be a function`);
+  if (!Array.isArray(tool.permissions)) {
+    problems.push(`${where}: permissions must be an array (empty when the tool needs none)`);
+  } else {
+    for (const permission of tool.permissions) {
+      if (!ACCESS.has(permission?.access)) {
+        problems.push(`${where}: permission access ${JSON.stringify(permission?.access)} must be one of ${[...ACCESS].join(', ')}`);
+      }
+    }
+  }
+  const schemaProblems = checkSchema(ajv, tool.inputSchema, `${where}: inputSchema`);
+  problems.push(...schemaProblems);
+  if (schemaProblems.length === 0 && tool.inputSchema.type !== 'object') {
+    problems.push(`${where}: inputSchema must describe an object ("type": "object")`);
+  }
+  return problems;
+}
+
+/** Names that appear more than once, in the plugin itself or already taken by loaded plugins. */
+export function checkDuplicates(
+  plugin: PluginDefinition,
+  taken: { plugins: ReadonlySet<string>; kinds: ReadonlySet<string>; tools: ReadonlySet<string> },
+): string[] {
+  const problems: string[] = [];
+  if (taken.plugins.has(plugin.name)) problems.push(`a plugin named ${JSON.stringify(plugin.name)} is already loaded`);
+  problems.push(...duplicateNames('kind', plugin.kinds.map((k) => k.name), taken.kinds));
+  problems.push(...duplicateNames('tool', plugin.tools.map((t) => t.name), taken.tools));
+  return problems;
+}
+
+function duplicateNames(what: string, names: readonly string[], taken: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) problems.push(`${what} ${JSON.stringify(name)} is declared twice`);
+    else if (taken.has(name)) problems.push(`${what} ${JSON.stringify(name)} is already provided by another plugin`);
+    seen.add(name);
+  }
+  return problems;
+}
+
+function checkSchema(ajv: Ajv, schema: unknown, where: string): string[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return [`${where} must be a JSON Schema object`];
+  }
+  try {
+    ajv.compile(schema);
+    return [];
+  } catch (error) {
+    return [`${where} is not a valid JSON Schema: ${(error as Error).message}`];
+  }
+}

@@ -1,0 +1,135 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { CoworkError, isCoworkError } from '../errors';
+import { checkDuplicates, checkKind, checkPluginShape, checkTool } from './manifest-checks';
+import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
+
+/** A kind of a loaded plugin, with its schemas compiled once. */
+export interface RegisteredKind {
+  readonly plugin: string;
+  readonly kind: ResourceKind;
+  readonly validateContent: ValidateFunction;
+  readonly validateOpShape: ValidateFunction;
+}
+
+export interface RegisteredTool {
+  readonly plugin: string;
+  readonly tool: ToolDefinition;
+  readonly validateInput: ValidateFunction;
+}
+
+/** Why a plugin was left out. */
+export interface PluginProblem {
+  readonly plugin: string;
+  readonly problems: string[];
+}
+
+/**
+ * The loaded plugins, their kinds and their tools. `register` runs every manifest check and either
+ * takes the whole plugin or none of it.
+ */
+export class PluginRegistry {
+  private readonly ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  private readonly pluginsByName = new Map<string, PluginDefinition>();
+  private readonly kindsByName = new Map<string, RegisteredKind>();
+  private readonly toolsByName = new Map<string, RegisteredTool>();
+
+  /** Registers a plugin or throws `invalid_plugin` listing every problem found. */
+  register(plugin: PluginDefinition): void {
+    const problems = this.check(plugin);
+    if (problems.length > 0) {
+      const name = typeof plugin?.name === 'string' ? plugin.name : '(unnamed)';
+      throw new CoworkError('invalid_plugin', `plugin ${name} was not loaded: ${problems.join('; ')}`, {
+        plugin: name,
+        problems,
+      });
+    }
+    this.pluginsByName.set(plugin.name, plugin);
+    for (const kind of plugin.kinds) {
+      this.kindsByName.set(kind.name, {
+        plugin: plugin.name,
+        kind,
+        validateContent: this.ajv.compile(kind.contentSchema),
+        validateOpShape: this.ajv.compile(kind.opSchema),
+      });
+    }
+    for (const tool of plugin.tools) {
+      this.toolsByName.set(tool.name, { plugin: plugin.name, tool, validateInput: this.ajv.compile(tool.inputSchema) });
+    }
+  }
+
+  /** Every problem with the plugin, as it would be registered now. */
+  check(plugin: PluginDefinition): string[] {
+    if (typeof plugin !== 'object' || plugin === null) return ['the module does not export a plugin definition'];
+    const shape = checkPluginShape(plugin);
+    if (shape.length > 0) return shape;
+    return [
+      ...plugin.kinds.flatMap((kind) => checkKind(kind, this.ajv)),
+      ...plugin.tools.flatMap((tool) => checkTool(tool, this.ajv)),
+      ...checkDuplicates(plugin, {
+        plugins: new Set(this.pluginsByName.keys()),
+        kinds: new Set(this.kindsByName.keys()),
+        tools: new Set(this.toolsByName.keys()),
+      }),
+    ];
+  }
+
+  kind(name: string): RegisteredKind {
+    const kind = this.kindsByName.get(name);
+    if (!kind) {
+      throw new CoworkError('unknown_kind', `unknown resource kind ${JSON.stringify(name)}`, {
+        kind: name,
+        knownKinds: [...this.kindsByName.keys()],
+      });
+    }
+    return kind;
+  }
+
+  hasKind(name: string): boolean {
+    return this.kindsByName.has(name);
+  }
+
+  tool(name: string): RegisteredTool | undefined {
+    return this.toolsByName.get(name);
+  }
+
+  plugins(): PluginDefinition[] {
+    return [...this.pluginsByName.values()];
+  }
+
+  kinds(): RegisteredKind[] {
+    return [...this.kindsByName.values()];
+  }
+
+  tools(): RegisteredTool[] {
+    return [...this.toolsByName.values()];
+  }
+
+  /** Compiles an ad-hoc schema with the registry's validator (used for tool inputs of other sources). */
+  compile(schema: object): ValidateFunction {
+    return this.ajv.compile(schema);
+  }
+}
+
+/** Runs plugin code, re-coding whatever it throws with the plugin's name and what it was doing. */
+export function callPlugin<T>(plugin: string, action: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw attributeToPlugin(error, plugin, action);
+  }
+}
+
+function attributeToPlugin(error: unknown, plugin: string, action: string): CoworkError {
+  if (isCoworkError(error)) {
+    // A rejection is the plugin doing its job: keep it as the caller's error.
+    if (error.code === 'invalid_op' || error.code === 'invalid_content') return error;
+    return new CoworkError(error.code, error.message, { ...error.details, plugin, action }, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CoworkError('plugin_failed', `plugin ${plugin} failed in ${action}: ${message}`, { plugin, action }, { cause: error });
+}
+
+/** Ajv's errors as short sentences a caller can act on. */
+export function schemaProblems(validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`.trim());
+}

@@ -1,0 +1,102 @@
+import type { Json, Operator } from '../store/records';
+
+/** A JSON Schema (draft 2020-12 subset that Ajv accepts), as a plain object. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/**
+ * `host`: the host owns the content; every change is a commit through the resource protocol.
+ * `external`: an outside application owns the state (a Blender process); the plugin fingerprints it
+ * and records outside changes as revisions, and says what it cannot guarantee.
+ */
+export type RevisionSemantics = 'host' | 'external';
+
+/**
+ * A resource kind: what its content looks like, which ops change it, and how to show both to a model.
+ * `applyOp` must be pure and deterministic: the host replays ops from snapshots to rebuild old
+ * revisions, and a draft applies the same ops to a copy.
+ */
+export interface ResourceKind<Content extends Json = Json, Op extends Json = Json> {
+  /** Lower-case dotted name, unique across loaded plugins: `text`, `office.presentation`. */
+  readonly name: string;
+  readonly description: string;
+  readonly revisionSemantics: RevisionSemantics;
+  /** JSON Schema every content must match (checked on create and after every op). */
+  readonly contentSchema: JsonSchema;
+  /** JSON Schema every op must match (checked before the op reaches `applyOp`). */
+  readonly opSchema: JsonSchema;
+  /** Content of a resource created without content. */
+  initialContent(): Content;
+  /**
+   * Domain checks on an op that the schema cannot express, independent of the current content.
+   * Returns the problems; empty means valid.
+   */
+  validateOp?(op: Op): string[];
+  /**
+   * Applies an op to the content, returning the new content without mutating the old one.
+   * Throw `rejectOp(...)` when the op does not apply to this content (an index out of range).
+   */
+  applyOp(content: Content, op: Op): Content;
+  /** A short text a model can read instead of the whole content. */
+  summarize(content: Content): string;
+  /** A compact, human-readable description of what changed between two contents. */
+  diff(before: Content, after: Content): string;
+}
+
+/** What a tool needs granted before it may run; resource access is per kind. */
+export type ResourceAccess = 'read' | 'draft' | 'propose' | 'commit';
+
+export interface ToolPermission {
+  readonly access: ResourceAccess;
+  /** The kind this access applies to; omitted means the kinds of the tool's plugin. */
+  readonly kind?: string;
+}
+
+/** What a tool handler receives besides its input. */
+export interface ToolContext {
+  /** Who is calling: the agent (or person) the tool acts for. */
+  readonly operator: Operator;
+  /** Key that makes a repeated call (after a crash) return the first call's result. */
+  readonly idempotencyKey?: string;
+  readonly signal: AbortSignal;
+  /** The host's services a tool may use. */
+  readonly host: ToolHostApi;
+}
+
+/** The host services exposed to tools. It grows as the host grows; tools never reach past it. */
+export interface ToolHostApi {
+  readonly workspaceDir: string;
+  readonly resources: import('../resources/types').ResourceApi;
+}
+
+/** A tool that ran. A failing tool returns `isError` with a message the model can act on. */
+export interface ToolResult {
+  readonly content: Json;
+  readonly isError?: boolean;
+}
+
+export interface ToolDefinition<Input = Json> {
+  /** snake_case, unique across loaded plugins. */
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input; must describe an object. */
+  readonly inputSchema: JsonSchema;
+  readonly permissions: readonly ToolPermission[];
+  handler(input: Input, context: ToolContext): Promise<ToolResult>;
+}
+
+/** A plugin's manifest: everything the host needs to know to load it. */
+export interface PluginManifest {
+  /** Unique plugin name, npm-style: `text`, `office`, `@acme/sheets`. */
+  readonly name: string;
+  /** Semantic version of the plugin. */
+  readonly version: string;
+  readonly description?: string;
+  readonly kinds?: readonly ResourceKind[];
+  readonly tools?: readonly ToolDefinition[];
+}
+
+/** A manifest that went through `definePlugin`. */
+export interface PluginDefinition extends PluginManifest {
+  readonly kinds: readonly ResourceKind[];
+  readonly tools: readonly ToolDefinition[];
+}

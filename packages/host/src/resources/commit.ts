@@ -1,0 +1,92 @@
+import type { RegisteredKind } from '../plugins/registry';
+import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } from '../store/records';
+import type { StoreTx } from '../store/store';
+import { applyOps } from './kind-ops';
+import type { ResourceDeps } from './resource-deps';
+import type { RevisionEvent } from './revision-events';
+
+/** A change about to be committed: ops of the kind, or a restore to an old content. */
+export type Change =
+  | { readonly action: 'op'; readonly ops: readonly Json[] }
+  | { readonly action: 'restore'; readonly toRevision: number; readonly content: Json };
+
+export type CommitOutcome =
+  | { readonly ok: true; readonly revisions: RevisionRecord[]; readonly content: Json }
+  | { readonly ok: false; readonly currentRevision: number };
+
+/**
+ * The one commit function every path into the protocol shares (direct commits, candidate
+ * acceptance, restore). Runs inside a store transaction, which is the resource's write lock: the
+ * change applies only if `baseRevision` is the current revision. Each op becomes one revision.
+ * On a conflict it writes nothing and reports the current revision; the caller decides what to keep.
+ */
+export async function commitChange(
+  deps: ResourceDeps,
+  tx: StoreTx,
+  resource: ResourceRecord,
+  kind: RegisteredKind,
+  change: Change,
+  baseRevision: number,
+  operator: Operator,
+): Promise<CommitOutcome> {
+  if (resource.revision !== baseRevision) return { ok: false, currentRevision: resource.revision };
+  const at = deps.now();
+  const steps = changeSteps(deps, kind, resource.content, change);
+  const revisions: RevisionRecord[] = [];
+  let revision = resource.revision;
+  for (const step of steps) {
+    revision += 1;
+    const record: RevisionRecord = {
+      resourceId: resource.id,
+      revision,
+      action: step.action,
+      op: step.op,
+      operator,
+      createdAt: at,
+    };
+    const snapshot = needsSnapshot(deps, kind, step.action, revision) ? step.content : undefined;
+    await tx.revisions.insert(record, snapshot);
+    revisions.push(record);
+  }
+  const content = steps[steps.length - 1]?.content ?? resource.content;
+  // Compare-and-set: a store with weaker isolation than SQLite's still cannot commit twice.
+  const advanced = await tx.resources.advanceHead(resource.id, baseRevision, { revision, content, updatedAt: at });
+  if (!advanced) throw new Error(`resource ${resource.id} moved during its own write transaction`);
+  return { ok: true, revisions, content };
+}
+
+/** The events to publish once the transaction that made `revisions` is durable. */
+export function revisionEvents(kind: string, revisions: readonly RevisionRecord[]): RevisionEvent[] {
+  return revisions.map((r) => ({
+    resourceId: r.resourceId,
+    kind,
+    revision: r.revision,
+    action: r.action,
+    operator: r.operator,
+    op: r.op,
+  }));
+}
+
+interface Step {
+  action: RevisionAction;
+  op: Json;
+  content: Json;
+}
+
+function changeSteps(deps: ResourceDeps, kind: RegisteredKind, content: Json, change: Change): Step[] {
+  if (change.action === 'restore') {
+    return [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }];
+  }
+  const steps: Step[] = [];
+  let current = content;
+  for (const op of change.ops) {
+    current = applyOps(kind, current, [op], deps.limits.maxContentBytes);
+    steps.push({ action: 'op', op, content: current });
+  }
+  return steps;
+}
+
+function needsSnapshot(deps: ResourceDeps, kind: RegisteredKind, action: RevisionAction, revision: number): boolean {
+  // External kinds cannot be replayed by the host; restores break the op chain.
+  return kind.kind.revisionSemantics === 'external' || action !== 'op' || revision % deps.limits.snapshotEvery === 0;
+}

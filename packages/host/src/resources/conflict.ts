@@ -1,0 +1,16 @@
+import { CoworkError } from '../errors';
+
+/** The `revision_conflict` error: who to re-read, where the resource is now, and where the op went. */
+export function revisionConflict(
+  resourceId: string,
+  baseRevision: number,
+  currentRevision: number,
+  candidateId: string | null,
+): CoworkError {
+  const kept = candidateId ? ` Your change was kept as candidate ${candidateId}.` : '';
+  return new CoworkError(
+    'revision_conflict',
+    `resource ${resourceId} is at revision ${currentRevision}, not ${baseRevision}: re-read it, rebase and retry.${kept}`,
+    { resourceId, baseRevision, currentRevision, candidateId },
+  );
+}

@@ -1,0 +1,78 @@
+import { CoworkError } from '../errors';
+import type { Json, Operator } from '../store/records';
+
+/**
+ * Checks on what callers hand the resource protocol. Every edge (HTTP, WebSocket, CLI, agent tools)
+ * reaches these through the service, so a bad input gets the same coded error everywhere.
+ */
+
+const OPERATOR = /^(human|agent):[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
+
+export function checkOperator(value: unknown, field = 'operator'): Operator {
+  if (typeof value !== 'string' || !OPERATOR.test(value)) {
+    throw new CoworkError('invalid_input', `${field} must look like "human:<name>" or "agent:<id>"`, {
+      field,
+      received: typeof value === 'string' ? value : typeof value,
+    });
+  }
+  return value as Operator;
+}
+
+export function checkRevision(value: unknown, field = 'baseRevision'): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new CoworkError('invalid_input', `${field} must be a non-negative integer`, {
+      field,
+      received: typeof value === 'number' ? value : typeof value,
+    });
+  }
+  return value;
+}
+
+export function checkId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
+    throw new CoworkError('invalid_input', `${field} must be a non-empty string`, { field });
+  }
+  return value;
+}
+
+/** Serialises a JSON value, refusing non-JSON values and anything over `maxBytes`. */
+export function checkJsonSize(value: unknown, maxBytes: number, field: string): number {
+  const text = serialise(value, field);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > maxBytes) {
+    throw new CoworkError('content_too_large', `${field} is ${bytes} bytes, over the limit of ${maxBytes}`, {
+      field,
+      bytes,
+      limit: maxBytes,
+    });
+  }
+  return bytes;
+}
+
+function serialise(value: unknown, field: string): string {
+  if (value === undefined) throw new CoworkError('invalid_input', `${field} is required`, { field });
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new CoworkError('invalid_input', `${field} is not JSON: ${(error as Error).message}`, { field });
+  }
+  if (text === undefined || !isJsonRoundTrip(value)) {
+    throw new CoworkError('invalid_input', `${field} must be a JSON value (no functions, undefined or non-finite numbers)`, {
+      field,
+    });
+  }
+  return text;
+}
+
+function isJsonRoundTrip(value: unknown): value is Json {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonRoundTrip);
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return false;
+    return Object.values(value as object).every(isJsonRoundTrip);
+  }
+  return false;
+}

@@ -1,0 +1,58 @@
+import { CoworkError } from '../errors';
+import { callPlugin, schemaProblems, type RegisteredKind } from '../plugins/registry';
+import type { Json } from '../store/records';
+import { checkJsonSize } from './input-checks';
+
+/**
+ * The kind's side of a commit: op validation (schema, then the kind's own checks) and op
+ * application (the kind's `applyOp`, then the content schema and size limit).
+ */
+
+/** Validates an op against the kind without looking at any content. */
+export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: number): Json {
+  checkJsonSize(op, maxBytes, 'op');
+  const { kind, plugin } = registered;
+  if (!registered.validateOpShape(op)) {
+    throw new CoworkError('invalid_op', `the op does not match the ${kind.name} op schema`, {
+      kind: kind.name,
+      problems: schemaProblems(registered.validateOpShape),
+    });
+  }
+  const problems = kind.validateOp ? callPlugin(plugin, 'validateOp', () => kind.validateOp!(op as Json)) : [];
+  if (problems.length > 0) {
+    throw new CoworkError('invalid_op', `the ${kind.name} kind rejected the op: ${problems.join('; ')}`, {
+      kind: kind.name,
+      problems,
+    });
+  }
+  return op as Json;
+}
+
+/** Checks a whole content against the kind's schema and the size limit. */
+export function validateContent(registered: RegisteredKind, content: unknown, maxBytes: number): Json {
+  checkJsonSize(content, maxBytes, 'content');
+  if (!registered.validateContent(content)) {
+    throw new CoworkError('invalid_content', `the content does not match the ${registered.kind.name} content schema`, {
+      kind: registered.kind.name,
+      problems: schemaProblems(registered.validateContent),
+    });
+  }
+  return content as Json;
+}
+
+/** Applies ops in order; the result is checked like any content. Throws without side effects. */
+export function applyOps(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): Json {
+  let next = content;
+  for (const op of ops) {
+    next = callPlugin(registered.plugin, 'applyOp', () => registered.kind.applyOp(next, op));
+  }
+  try {
+    return validateContent(registered, next, maxBytes);
+  } catch (error) {
+    if (error instanceof CoworkError && error.code === 'invalid_content') {
+      // The ops were valid alone but produce content the kind does not allow: the op is at fault.
+      throw new CoworkError('invalid_op', `applying the op would make invalid content: ${error.message}`, error.details);
+    }
+    throw error;
+  }
+}

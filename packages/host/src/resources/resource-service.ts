@@ -1,0 +1,352 @@
+import { CoworkError } from '../errors';
+import type { RegisteredKind } from '../plugins/registry';
+import { callPlugin } from '../plugins/registry';
+import type {
+  CandidateRecord,
+  CandidateStatus,
+  DraftRecord,
+  Json,
+  Operator,
+  ResourceRecord,
+  RevisionRecord,
+  SelectionRecord,
+} from '../store/records';
+import type { StoreTx } from '../store/store';
+import { newId } from '../util/ids';
+import { closeCandidate, keepCandidate, requireCandidate, requireOpenCandidate } from './candidates';
+import { commitChange, revisionEvents, type Change } from './commit';
+import { revisionConflict } from './conflict';
+import { contentAt } from './content-at';
+import { DraftService } from './draft-service';
+import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
+import { validateContent, validateOp } from './kind-ops';
+import type { ResourceDeps } from './resource-deps';
+import type { RevisionEvent, RevisionListener } from './revision-events';
+import type {
+  AcceptRequest,
+  AgentView,
+  ChangesQuery,
+  CommitRequest,
+  CommitResult,
+  CreateRequest,
+  ResourceApi,
+  RestoreRequest,
+} from './types';
+
+/** What an idempotent commit recorded, replayed for a repeated key. */
+type RecordedCommit =
+  | { ok: true; revision: number }
+  | { ok: false; baseRevision: number; currentRevision: number; candidateId: string | null };
+
+/**
+ * The shared-resource protocol. Every edge (HTTP, WebSocket, MCP, CLI, agent tools) calls this
+ * service; it owns validation, the revision check, candidates and the revision events.
+ */
+export class ResourceService implements ResourceApi {
+  private readonly drafts: DraftService;
+  /** A resource's kind never changes, so it is looked up once. */
+  private readonly kindById = new Map<string, RegisteredKind>();
+
+  constructor(private readonly deps: ResourceDeps) {
+    this.drafts = new DraftService(deps, (tx, id) => this.requireResource(tx, id), (id) => this.kindOf(id));
+  }
+
+  async create(request: CreateRequest): Promise<ResourceRecord> {
+    const operator = checkOperator(request?.operator);
+    const kind = this.deps.registry.kind(typeof request.kind === 'string' ? request.kind : String(request.kind));
+    const content =
+      request.content === undefined
+        ? callPlugin(kind.plugin, 'initialContent', () => kind.kind.initialContent())
+        : request.content;
+    const checked = validateContent(kind, content, this.deps.limits.maxContentBytes);
+    const key = request.idempotencyKey && `create:${request.idempotencyKey}`;
+    const record = await this.deps.store.transaction(async (tx) => {
+      if (key) {
+        const prior = await tx.idempotency.get(key);
+        if (typeof prior === 'string') return this.requireResource(tx, prior);
+      }
+      const at = this.deps.now();
+      const resource: ResourceRecord = {
+        id: newId('res'),
+        kind: kind.kind.name,
+        revision: 0,
+        content: checked,
+        createdAt: at,
+        updatedAt: at,
+      };
+      await tx.resources.insert(resource);
+      await tx.revisions.insert(
+        { resourceId: resource.id, revision: 0, action: 'create', op: null, operator, createdAt: at },
+        checked,
+      );
+      if (key) await tx.idempotency.put(key, resource.id, at);
+      return resource;
+    });
+    this.kindById.set(record.id, kind);
+    this.publish([{ resourceId: record.id, kind: record.kind, revision: 0, action: 'create', operator, op: null }]);
+    return record;
+  }
+
+  async get(resourceId: string): Promise<ResourceRecord> {
+    const id = checkId(resourceId, 'resourceId');
+    return this.deps.store.read((tx) => this.requireResource(tx, id));
+  }
+
+  async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
+    return this.deps.store.read((tx) => tx.resources.list(options));
+  }
+
+  /**
+   * Commits one op. Applies only if `baseRevision` is the current revision; otherwise throws
+   * `revision_conflict` (with `currentRevision` and `candidateId`) and keeps the op as a candidate.
+   */
+  async commit(resourceId: string, request: CommitRequest): Promise<CommitResult> {
+    const id = checkId(resourceId, 'resourceId');
+    const baseRevision = checkRevision(request?.baseRevision);
+    const operator = checkOperator(request.operator);
+    const kind = await this.kindOf(id);
+    const op = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
+    const key = request.idempotencyKey && `commit:${request.idempotencyKey}`;
+    const { recorded, events } = await this.deps.store.transaction(async (tx) => {
+      if (key) {
+        const prior = await tx.idempotency.get(key);
+        if (prior !== undefined) return { recorded: prior as RecordedCommit, events: [] };
+      }
+      const resource = await this.requireResource(tx, id);
+      const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator);
+      let recorded: RecordedCommit;
+      if (outcome.ok) {
+        recorded = { ok: true, revision: outcome.revisions[outcome.revisions.length - 1]!.revision };
+      } else {
+        const candidate = await keepCandidate(this.deps, tx, {
+          resourceId: id,
+          baseRevision,
+          ops: [op],
+          operator,
+          source: 'conflict',
+          draftId: null,
+        });
+        recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId: candidate.id };
+      }
+      if (key) await tx.idempotency.put(key, recorded, this.deps.now());
+      return { recorded, events: outcome.ok ? revisionEvents(kind.kind.name, outcome.revisions) : [] };
+    });
+    this.publish(events);
+    if (!recorded.ok) throw revisionConflict(id, recorded.baseRevision, recorded.currentRevision, recorded.candidateId);
+    return { resourceId: id, revision: recorded.revision };
+  }
+
+  /** Makes an old revision's content the newest revision (a commit, with the same revision check). */
+  async restore(resourceId: string, request: RestoreRequest): Promise<CommitResult> {
+    const id = checkId(resourceId, 'resourceId');
+    const toRevision = checkRevision(request?.revision, 'revision');
+    const baseRevision = checkRevision(request.baseRevision);
+    const operator = checkOperator(request.operator);
+    const kind = await this.kindOf(id);
+    return this.commitInTransaction(id, kind, baseRevision, operator, async (tx, resource): Promise<Change> => {
+      const content = await contentAt(tx, resource, kind, toRevision, this.deps.limits.maxContentBytes);
+      return { action: 'restore', toRevision, content };
+    });
+  }
+
+  async history(resourceId: string, options: { after?: number; limit?: number } = {}): Promise<RevisionRecord[]> {
+    const id = checkId(resourceId, 'resourceId');
+    return this.deps.store.read(async (tx) => {
+      await this.requireResource(tx, id);
+      return tx.revisions.list(id, { after: options.after ?? -1, limit: options.limit });
+    });
+  }
+
+  async contentAt(resourceId: string, revision: number): Promise<Json> {
+    const id = checkId(resourceId, 'resourceId');
+    const at = checkRevision(revision, 'revision');
+    const kind = await this.kindOf(id);
+    return this.deps.store.read(async (tx) =>
+      contentAt(tx, await this.requireResource(tx, id), kind, at, this.deps.limits.maxContentBytes),
+    );
+  }
+
+  /** Revisions after `since`, optionally leaving out one operator's own: "what did others change?" */
+  async changes(resourceId: string, query: ChangesQuery): Promise<RevisionRecord[]> {
+    const id = checkId(resourceId, 'resourceId');
+    const since = checkRevision(query?.since, 'since');
+    const excludeOperator = query.excludeOperator === undefined ? undefined : checkOperator(query.excludeOperator, 'excludeOperator');
+    return this.deps.store.read(async (tx) => {
+      await this.requireResource(tx, id);
+      return tx.revisions.list(id, { after: since, excludeOperator, limit: query.limit });
+    });
+  }
+
+  async diff(resourceId: string, fromRevision: number, toRevision: number): Promise<string> {
+    const kind = await this.kindOf(checkId(resourceId, 'resourceId'));
+    const [before, after] = await Promise.all([this.contentAt(resourceId, fromRevision), this.contentAt(resourceId, toRevision)]);
+    return callPlugin(kind.plugin, 'diff', () => kind.kind.diff(before, after));
+  }
+
+  async summarize(resourceId: string): Promise<string> {
+    const resource = await this.get(resourceId);
+    const kind = this.deps.registry.kind(resource.kind);
+    return callPlugin(kind.plugin, 'summarize', () => kind.kind.summarize(resource.content));
+  }
+
+  /** An agent's view: current content, what others committed since it last looked, and selections. */
+  async viewFor(resourceId: string, viewer: { operator: Operator; sinceRevision: number }): Promise<AgentView> {
+    const id = checkId(resourceId, 'resourceId');
+    const operator = checkOperator(viewer?.operator);
+    const since = checkRevision(viewer.sinceRevision, 'sinceRevision');
+    const kind = await this.kindOf(id);
+    const { resource, changesByOthers, selections } = await this.deps.store.read(async (tx) => ({
+      resource: await this.requireResource(tx, id),
+      changesByOthers: await tx.revisions.list(id, { after: since, excludeOperator: operator }),
+      selections: await tx.selections.list(id),
+    }));
+    const summary = callPlugin(kind.plugin, 'summarize', () => kind.kind.summarize(resource.content));
+    return { resource, summary, changesByOthers, selections };
+  }
+
+  async setSelection(resourceId: string, person: Operator, selection: unknown): Promise<SelectionRecord> {
+    const id = checkId(resourceId, 'resourceId');
+    const who = checkOperator(person, 'person');
+    checkJsonSize(selection, 64 * 1024, 'selection');
+    return this.deps.store.transaction(async (tx) => {
+      await this.requireResource(tx, id);
+      const record: SelectionRecord = { resourceId: id, person: who, selection: selection as Json, updatedAt: this.deps.now() };
+      await tx.selections.put(record);
+      return record;
+    });
+  }
+
+  async getSelection(resourceId: string, person: Operator): Promise<SelectionRecord | undefined> {
+    const id = checkId(resourceId, 'resourceId');
+    const who = checkOperator(person, 'person');
+    return this.deps.store.read(async (tx) => {
+      await this.requireResource(tx, id);
+      return tx.selections.get(id, who);
+    });
+  }
+
+  async listCandidates(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]> {
+    const id = checkId(resourceId, 'resourceId');
+    return this.deps.store.read(async (tx) => {
+      await this.requireResource(tx, id);
+      return tx.candidates.list(id, status);
+    });
+  }
+
+  async getCandidate(candidateId: string): Promise<CandidateRecord> {
+    const id = checkId(candidateId, 'candidateId');
+    return this.deps.store.read((tx) => requireCandidate(tx, id));
+  }
+
+  /**
+   * Commits a candidate's ops (one revision each) as its author, with the same revision check as
+   * any commit. Retrying a conflicted op against a newer base is accepting it with that base. On a
+   * conflict the candidate stays open.
+   */
+  async acceptCandidate(candidateId: string, request: AcceptRequest): Promise<CommitResult> {
+    const id = checkId(candidateId, 'candidateId');
+    const accepter = checkOperator(request?.operator);
+    const requestedBase = request.baseRevision === undefined ? undefined : checkRevision(request.baseRevision);
+    const candidate = await this.getCandidate(id);
+    const kind = await this.kindOf(candidate.resourceId);
+    const baseRevision = requestedBase ?? candidate.baseRevision;
+    return this.commitInTransaction(
+      candidate.resourceId,
+      kind,
+      baseRevision,
+      candidate.operator,
+      async (tx) => {
+        const open = await requireOpenCandidate(tx, id);
+        return { action: 'op', ops: open.ops };
+      },
+      async (tx, revision) => {
+        await closeCandidate(this.deps, tx, candidate, 'accepted', accepter, revision);
+      },
+      id,
+    );
+  }
+
+  async rejectCandidate(candidateId: string, operator: Operator): Promise<CandidateRecord> {
+    return this.closeCandidateAs(candidateId, 'rejected', operator);
+  }
+
+  async discardCandidate(candidateId: string, operator: Operator): Promise<CandidateRecord> {
+    return this.closeCandidateAs(candidateId, 'discarded', operator);
+  }
+
+  createDraft(resourceId: string, owner: Operator): Promise<DraftRecord> {
+    return this.drafts.create(resourceId, owner);
+  }
+
+  readDraft(draftId: string, requester: Operator): Promise<DraftRecord> {
+    return this.drafts.read(draftId, requester);
+  }
+
+  editDraft(draftId: string, op: unknown, requester: Operator): Promise<DraftRecord> {
+    return this.drafts.edit(draftId, op, requester);
+  }
+
+  proposeDraft(draftId: string, requester: Operator): Promise<CandidateRecord> {
+    return this.drafts.propose(draftId, requester);
+  }
+
+  discardDraft(draftId: string, requester: Operator): Promise<DraftRecord> {
+    return this.drafts.discard(draftId, requester);
+  }
+
+  subscribe(listener: RevisionListener): () => void {
+    return this.deps.events.subscribe(listener);
+  }
+
+  private async closeCandidateAs(
+    candidateId: string,
+    status: 'rejected' | 'discarded',
+    operator: Operator,
+  ): Promise<CandidateRecord> {
+    const id = checkId(candidateId, 'candidateId');
+    const by = checkOperator(operator);
+    return this.deps.store.transaction(async (tx) => closeCandidate(this.deps, tx, await requireOpenCandidate(tx, id), status, by));
+  }
+
+  /** Runs the shared commit in a transaction; a conflict throws without keeping a new candidate. */
+  private async commitInTransaction(
+    resourceId: string,
+    kind: RegisteredKind,
+    baseRevision: number,
+    operator: Operator,
+    makeChange: (tx: StoreTx, resource: ResourceRecord) => Promise<Change>,
+    afterCommit?: (tx: StoreTx, revision: number) => Promise<void>,
+    candidateId: string | null = null,
+  ): Promise<CommitResult> {
+    const outcome = await this.deps.store.transaction(async (tx) => {
+      const resource = await this.requireResource(tx, resourceId);
+      const change = await makeChange(tx, resource);
+      const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator);
+      if (result.ok) await afterCommit?.(tx, result.revisions[result.revisions.length - 1]?.revision ?? resource.revision);
+      return result;
+    });
+    if (!outcome.ok) throw revisionConflict(resourceId, baseRevision, outcome.currentRevision, candidateId);
+    this.publish(revisionEvents(kind.kind.name, outcome.revisions));
+    const last = outcome.revisions[outcome.revisions.length - 1];
+    return { resourceId, revision: last ? last.revision : baseRevision };
+  }
+
+  private async requireResource(tx: StoreTx, id: string): Promise<ResourceRecord> {
+    const resource = await tx.resources.get(id);
+    if (!resource) throw new CoworkError('not_found', `no resource ${JSON.stringify(id)}`, { resourceId: id });
+    return resource;
+  }
+
+  private async kindOf(id: string): Promise<RegisteredKind> {
+    const cached = this.kindById.get(id);
+    if (cached) return cached;
+    const resource = await this.deps.store.read((tx) => this.requireResource(tx, id));
+    const kind = this.deps.registry.kind(resource.kind);
+    this.kindById.set(id, kind);
+    return kind;
+  }
+
+  private publish(events: readonly RevisionEvent[]): void {
+    for (const event of events) this.deps.events.publish(event);
+  }
+}

@@ -1,0 +1,29 @@
+export type {
+  CandidateRecord,
+  CandidateSource,
+  CandidateStatus,
+  DraftRecord,
+  DraftStatus,
+  EventRecord,
+  Json,
+  Operator,
+  ResourceRecord,
+  RevisionAction,
+  RevisionRecord,
+  SelectionRecord,
+} from './records';
+export type {
+  CandidateRepo,
+  DraftRepo,
+  EventRepo,
+  IdempotencyRepo,
+  ResourceRepo,
+  RevisionQuery,
+  RevisionRepo,
+  SelectionRepo,
+  Store,
+  StoreTx,
+} from './store';
+export { SqliteStore, type SqliteStoreOptions, type SynchronousMode } from './sqlite/sqlite-store';
+export { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate, type Migration } from './sqlite/migrations';
+export { openWorkspaceStore, DATABASE_FILE, type OpenStoreOptions } from './open-store';

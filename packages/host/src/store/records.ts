@@ -1,0 +1,84 @@
+/** JSON values: everything the store persists as content, ops and event data. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Who made a change: a person (`human:<name>`) or an agent (`agent:<id>`). */
+export type Operator = `human:${string}` | `agent:${string}`;
+
+export interface ResourceRecord {
+  readonly id: string;
+  readonly kind: string;
+  readonly revision: number;
+  readonly content: Json;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * How a revision came to be: `create` (revision 0, op is null), `op` (the kind's op), or `restore`
+ * (op is `{"toRevision": N}`: the content of revision N, committed anew).
+ */
+export type RevisionAction = 'create' | 'op' | 'restore';
+
+/** One committed revision. Revision 0 is the creation; every later one has the op that made it. */
+export interface RevisionRecord {
+  readonly resourceId: string;
+  readonly revision: number;
+  readonly action: RevisionAction;
+  readonly op: Json;
+  readonly operator: Operator;
+  readonly createdAt: string;
+}
+
+export type CandidateSource = 'conflict' | 'draft';
+export type CandidateStatus = 'open' | 'accepted' | 'rejected' | 'discarded';
+
+/**
+ * A change that is not (yet) part of the resource: an op rejected by `revision_conflict`, or the ops
+ * of a draft proposed for Main's review. It is kept until it is accepted, rejected or discarded.
+ */
+export interface CandidateRecord {
+  readonly id: string;
+  readonly resourceId: string;
+  readonly baseRevision: number;
+  readonly ops: Json[];
+  readonly operator: Operator;
+  readonly source: CandidateSource;
+  readonly draftId: string | null;
+  readonly status: CandidateStatus;
+  readonly createdAt: string;
+  readonly resolvedAt: string | null;
+  readonly resolvedBy: Operator | null;
+  /** The revision the candidate became when accepted. */
+  readonly acceptedRevision: number | null;
+}
+
+export type DraftStatus = 'open' | 'proposed' | 'discarded';
+
+/** A private working copy of a resource: only its owner reads or edits it. */
+export interface DraftRecord {
+  readonly id: string;
+  readonly resourceId: string;
+  readonly owner: Operator;
+  readonly baseRevision: number;
+  readonly content: Json;
+  readonly ops: Json[];
+  readonly status: DraftStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What a person has selected in a resource (a slide, a range, an object), saved per person. */
+export interface SelectionRecord {
+  readonly resourceId: string;
+  readonly person: Operator;
+  readonly selection: Json;
+  readonly updatedAt: string;
+}
+
+/** One entry of the append-only coordinator event log. `seq` is assigned by the store. */
+export interface EventRecord {
+  readonly seq: number;
+  readonly type: string;
+  readonly at: string;
+  readonly data: Json;
+}

@@ -1,0 +1,66 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Json, ResourceRecord } from '../../records';
+import type { ResourceRepo } from '../../store';
+import { parseStored } from '../../../util/json';
+
+interface ResourceRow {
+  id: string;
+  kind: string;
+  revision: number;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export class SqliteResourceRepo implements ResourceRepo {
+  private readonly insertStmt: Statement;
+  private readonly getStmt: Statement<[string], ResourceRow>;
+  private readonly advanceStmt: Statement;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO resources (id, kind, revision, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.getStmt = db.prepare('SELECT * FROM resources WHERE id = ?');
+    this.advanceStmt = db.prepare(
+      'UPDATE resources SET revision = ?, content = ?, updated_at = ? WHERE id = ? AND revision = ?',
+    );
+  }
+
+  async insert(r: ResourceRecord): Promise<void> {
+    this.insertStmt.run(r.id, r.kind, r.revision, JSON.stringify(r.content), r.createdAt, r.updatedAt);
+  }
+
+  async get(id: string): Promise<ResourceRecord | undefined> {
+    const row = this.getStmt.get(id);
+    return row && toRecord(row);
+  }
+
+  async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
+    const limit = options.limit ?? -1;
+    const rows = options.kind
+      ? (this.db.prepare('SELECT * FROM resources WHERE kind = ? ORDER BY created_at, id LIMIT ?').all(options.kind, limit) as ResourceRow[])
+      : (this.db.prepare('SELECT * FROM resources ORDER BY created_at, id LIMIT ?').all(limit) as ResourceRow[]);
+    return rows.map(toRecord);
+  }
+
+  async advanceHead(
+    id: string,
+    expectedRevision: number,
+    next: { revision: number; content: Json; updatedAt: string },
+  ): Promise<boolean> {
+    const result = this.advanceStmt.run(next.revision, JSON.stringify(next.content), next.updatedAt, id, expectedRevision);
+    return result.changes === 1;
+  }
+}
+
+function toRecord(row: ResourceRow): ResourceRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    revision: row.revision,
+    content: parseStored(row.content),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,78 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Json, Operator, RevisionAction, RevisionRecord } from '../../records';
+import type { RevisionQuery, RevisionRepo } from '../../store';
+import { parseStored } from '../../../util/json';
+
+interface RevisionRow {
+  resource_id: string;
+  revision: number;
+  action: string;
+  op: string;
+  operator: string;
+  created_at: string;
+}
+
+export class SqliteRevisionRepo implements RevisionRepo {
+  private readonly insertStmt: Statement;
+  private readonly snapshotStmt: Statement<[string, number], { revision: number; snapshot: string }>;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO revisions (resource_id, revision, action, op, operator, created_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.snapshotStmt = db.prepare(
+      `SELECT revision, snapshot FROM revisions
+       WHERE resource_id = ? AND revision <= ? AND snapshot IS NOT NULL
+       ORDER BY revision DESC LIMIT 1`,
+    );
+  }
+
+  async insert(r: RevisionRecord, snapshot?: Json): Promise<void> {
+    this.insertStmt.run(
+      r.resourceId,
+      r.revision,
+      r.action,
+      JSON.stringify(r.op),
+      r.operator,
+      r.createdAt,
+      snapshot === undefined ? null : JSON.stringify(snapshot),
+    );
+  }
+
+  async list(resourceId: string, query: RevisionQuery = {}): Promise<RevisionRecord[]> {
+    const clauses = ['resource_id = ?'];
+    const params: (string | number)[] = [resourceId];
+    if (query.after !== undefined) {
+      clauses.push('revision > ?');
+      params.push(query.after);
+    }
+    if (query.upTo !== undefined) {
+      clauses.push('revision <= ?');
+      params.push(query.upTo);
+    }
+    if (query.excludeOperator !== undefined) {
+      clauses.push('operator <> ?');
+      params.push(query.excludeOperator);
+    }
+    params.push(query.limit ?? -1);
+    const rows = this.db
+      .prepare(
+        `SELECT resource_id, revision, action, op, operator, created_at FROM revisions
+         WHERE ${clauses.join(' AND ')} ORDER BY revision LIMIT ?`,
+      )
+      .all(...params) as RevisionRow[];
+    return rows.map((row) => ({
+      resourceId: row.resource_id,
+      revision: row.revision,
+      action: row.action as RevisionAction,
+      op: parseStored(row.op),
+      operator: row.operator as Operator,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined> {
+    const row = this.snapshotStmt.get(resourceId, revision);
+    return row && { revision: row.revision, content: parseStored(row.snapshot) };
+  }
+}

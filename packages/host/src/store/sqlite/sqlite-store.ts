@@ -1,0 +1,116 @@
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { CoworkError, isCoworkError } from '../../errors';
+import { Mutex } from '../../util/mutex';
+import type { Store, StoreTx } from '../store';
+import { currentVersion, migrate } from './migrations';
+import { SqliteCandidateRepo } from './repos/candidate-repo';
+import { SqliteDraftRepo } from './repos/draft-repo';
+import { SqliteEventRepo } from './repos/event-repo';
+import { SqliteIdempotencyRepo } from './repos/idempotency-repo';
+import { SqliteResourceRepo } from './repos/resource-repo';
+import { SqliteRevisionRepo } from './repos/revision-repo';
+import { SqliteSelectionRepo } from './repos/selection-repo';
+
+/**
+ * `FULL` (the default) fsyncs the WAL on every commit: an acknowledged commit survives power loss.
+ * `NORMAL` is faster but a power loss can drop the last acknowledged commits; opt in knowingly.
+ */
+export type SynchronousMode = 'FULL' | 'NORMAL';
+
+export interface SqliteStoreOptions {
+  /** Path of the database file. */
+  readonly path: string;
+  readonly synchronous?: SynchronousMode;
+  /** How long to wait for another process's write lock before failing with `store_busy`. */
+  readonly busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded store: one SQLite database in WAL mode. better-sqlite3 is synchronous, so one
+ * connection runs one transaction at a time; a FIFO mutex keeps an awaiting transaction body from
+ * interleaving with another. `BEGIN IMMEDIATE` takes SQLite's write lock up front, which is what
+ * serialises writers in other processes (the CLI next to a running server).
+ */
+export class SqliteStore implements Store {
+  readonly description: string;
+  private readonly db: Database;
+  private readonly tx: StoreTx;
+  private readonly mutex = new Mutex();
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    const synchronous = options.synchronous ?? 'FULL';
+    this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
+    this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: options.busyTimeoutMs ?? 5000 }));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${synchronous}`);
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db);
+    this.tx = {
+      resources: new SqliteResourceRepo(this.db),
+      revisions: new SqliteRevisionRepo(this.db),
+      candidates: new SqliteCandidateRepo(this.db),
+      drafts: new SqliteDraftRepo(this.db),
+      selections: new SqliteSelectionRepo(this.db),
+      events: new SqliteEventRepo(this.db),
+      idempotency: new SqliteIdempotencyRepo(this.db),
+    };
+  }
+
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.inTransaction('BEGIN IMMEDIATE', fn);
+  }
+
+  read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.inTransaction('BEGIN DEFERRED', fn);
+  }
+
+  async integrityCheck(): Promise<string[]> {
+    return this.mutex.run(async () => {
+      const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+      return rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
+    });
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.mutex.run(async () => currentVersion(this.db));
+  }
+
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.db.close();
+    });
+  }
+
+  private inTransaction<T>(begin: string, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.mutex.run(async () => {
+      if (this.closed) throw new CoworkError('store_failed', 'the store is closed');
+      wrapSqliteErrors(() => this.db.exec(begin));
+      try {
+        const result = await fn(this.tx);
+        wrapSqliteErrors(() => this.db.exec('COMMIT'));
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw isCoworkError(error) ? error : toStoreError(error);
+      }
+    });
+  }
+}
+
+function wrapSqliteErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+function toStoreError(error: unknown): unknown {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return error;
+  if (!error.code.startsWith('SQLITE_')) return error;
+  const code = error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED') ? 'store_busy' : 'store_failed';
+  return new CoworkError(code, `database error: ${error.message}`, { sqliteCode: error.code }, { cause: error });
+}

@@ -1,0 +1,115 @@
+import type {
+  CandidateRecord,
+  CandidateStatus,
+  DraftRecord,
+  EventRecord,
+  Json,
+  Operator,
+  ResourceRecord,
+  RevisionRecord,
+  SelectionRecord,
+} from './records';
+
+/**
+ * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
+ * implements the same repositories and nothing above the store changes.
+ *
+ * Guarantees every implementation gives:
+ * - `transaction(fn)` runs `fn` atomically and in isolation from every other transaction, in this
+ *   process and in other processes sharing the workspace; when the returned promise resolves, the
+ *   writes are durable (with the SQLite store's default `synchronous=FULL`, they survive power loss).
+ * - If `fn` throws, nothing it wrote is kept.
+ * - `read(fn)` sees one consistent snapshot.
+ */
+export interface Store {
+  readonly description: string;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** Problems found by the database's own consistency check; empty when healthy. */
+  integrityCheck(): Promise<string[]>;
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface StoreTx {
+  readonly resources: ResourceRepo;
+  readonly revisions: RevisionRepo;
+  readonly candidates: CandidateRepo;
+  readonly drafts: DraftRepo;
+  readonly selections: SelectionRepo;
+  readonly events: EventRepo;
+  readonly idempotency: IdempotencyRepo;
+}
+
+export interface ResourceRepo {
+  insert(record: ResourceRecord): Promise<void>;
+  get(id: string): Promise<ResourceRecord | undefined>;
+  list(options?: { kind?: string; limit?: number }): Promise<ResourceRecord[]>;
+  /**
+   * Compare-and-set of the head: writes the new revision and content only if the stored revision is
+   * still `expectedRevision`. Returns false, writing nothing, when it is not.
+   */
+  advanceHead(
+    id: string,
+    expectedRevision: number,
+    next: { revision: number; content: Json; updatedAt: string },
+  ): Promise<boolean>;
+}
+
+export interface RevisionQuery {
+  /** Only revisions strictly after this one. */
+  after?: number;
+  /** Only revisions up to and including this one. */
+  upTo?: number;
+  /** Leave out revisions committed by this operator. */
+  excludeOperator?: Operator;
+  limit?: number;
+}
+
+export interface RevisionRepo {
+  /** Records a revision; `snapshot` (the full content after it) is stored when given. */
+  insert(record: RevisionRecord, snapshot?: Json): Promise<void>;
+  list(resourceId: string, query?: RevisionQuery): Promise<RevisionRecord[]>;
+  /** The newest stored snapshot at or before `revision`. */
+  snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined>;
+}
+
+export interface CandidateRepo {
+  insert(record: CandidateRecord): Promise<void>;
+  get(id: string): Promise<CandidateRecord | undefined>;
+  list(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]>;
+  /** Closes an open candidate; returns false when it was no longer open. */
+  resolve(
+    id: string,
+    resolution: { status: Exclude<CandidateStatus, 'open'>; resolvedAt: string; resolvedBy: Operator; acceptedRevision: number | null },
+  ): Promise<boolean>;
+}
+
+export interface DraftRepo {
+  insert(record: DraftRecord): Promise<void>;
+  get(id: string): Promise<DraftRecord | undefined>;
+  listByOwner(owner: Operator, resourceId?: string): Promise<DraftRecord[]>;
+  update(id: string, patch: Pick<DraftRecord, 'content' | 'ops' | 'status' | 'updatedAt'>): Promise<void>;
+}
+
+export interface SelectionRepo {
+  put(record: SelectionRecord): Promise<void>;
+  get(resourceId: string, person: Operator): Promise<SelectionRecord | undefined>;
+  list(resourceId: string): Promise<SelectionRecord[]>;
+}
+
+export interface EventRepo {
+  /** Appends one event and returns its sequence number (1, 2, 3, ... with no gaps). */
+  append(event: { type: string; at: string; data: Json }): Promise<number>;
+  list(afterSeq: number, limit?: number): Promise<EventRecord[]>;
+  lastSeq(): Promise<number>;
+}
+
+/**
+ * Results of side effects keyed by an idempotency key (task, turn, call id). A repeated call with a
+ * known key returns the recorded result instead of acting twice.
+ */
+export interface IdempotencyRepo {
+  get(key: string): Promise<Json | undefined>;
+  put(key: string, result: Json, at: string): Promise<void>;
+}
