@@ -51,7 +51,7 @@ export const ERROR_CODES = {
   revision_conflict: {
     status: 409,
     retryable: false,
-    hint: 'Someone committed first. Re-read the resource, rebase your change onto currentRevision and retry; your op was kept as a candidate.',
+    hint: 'Someone committed first. Re-read the resource, rebase your change onto currentRevision and retry; a rejected op is kept as the candidate named in candidateId.',
   },
   candidate_closed: {
     status: 409,
@@ -86,7 +86,7 @@ export const ERROR_CODES = {
   store_failed: {
     status: 500,
     retryable: false,
-    hint: 'The workspace database reported an error; run `cowork doctor` or check the disk.',
+    hint: "The workspace database reported an error; check the disk and the workspace's cowork.db (the details carry SQLite's code).",
   },
   schema_too_new: {
     status: 500,

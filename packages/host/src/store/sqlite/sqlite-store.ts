@@ -29,23 +29,33 @@ export interface SqliteStoreOptions {
  * The embedded store: one SQLite database in WAL mode. better-sqlite3 is synchronous, so one
  * connection runs one transaction at a time; a FIFO mutex keeps an awaiting transaction body from
  * interleaving with another. `BEGIN IMMEDIATE` takes SQLite's write lock up front, which is what
- * serialises writers in other processes (the CLI next to a running server).
+ * serialises writers on other connections (the CLI next to a running server).
+ *
+ * Waiting for that lock is asynchronous: SQLite's own busy handler would sleep inside the call and
+ * freeze the event loop, which stalls a server while the CLI writes, and deadlocks two connections
+ * in one process (the holder's transaction body can never resume). So the connection's busy
+ * timeout is 0 and a busy `BEGIN` is retried with a growing timer until `busyTimeoutMs`.
  */
 export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database;
   private readonly tx: StoreTx;
   private readonly mutex = new Mutex();
+  private readonly busyTimeoutMs: number;
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
     const synchronous = options.synchronous ?? 'FULL';
     this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
-    this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: options.busyTimeoutMs ?? 5000 }));
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: 0 }));
+    // Opening and migrating may meet another process's write lock: wait for it synchronously, once.
+    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${synchronous}`);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
+    this.db.pragma('busy_timeout = 0');
     this.tx = {
       resources: new SqliteResourceRepo(this.db),
       revisions: new SqliteRevisionRepo(this.db),
@@ -87,7 +97,7 @@ export class SqliteStore implements Store {
   private inTransaction<T>(begin: string, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
       if (this.closed) throw new CoworkError('store_failed', 'the store is closed');
-      wrapSqliteErrors(() => this.db.exec(begin));
+      await this.begin(begin);
       try {
         const result = await fn(this.tx);
         wrapSqliteErrors(() => this.db.exec('COMMIT'));
@@ -98,6 +108,24 @@ export class SqliteStore implements Store {
       }
     });
   }
+
+  /** Starts a transaction, retrying on a timer while another connection holds the lock. */
+  private async begin(statement: string): Promise<void> {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 50)) {
+      try {
+        this.db.exec(statement);
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) throw toStoreError(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY');
 }
 
 function wrapSqliteErrors<T>(fn: () => T): T {
