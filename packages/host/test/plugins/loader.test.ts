@@ -4,6 +4,8 @@
  * plugin's kind works through the resource protocol like the built-in `text` kind.
  */
 import { join } from 'node:path';
+import { definePlugin } from '../../src/plugins/define-plugin';
+import { PluginRegistry } from '../../src/plugins/registry';
 import { openTempHost } from '../support/temp-host';
 
 const fixtures = join(__dirname, 'fixtures');
@@ -55,8 +57,6 @@ describe('plugin loader', () => {
   });
 
   it('reports every problem of a bad tool, not just the first', async () => {
-    const { PluginRegistry } = await import('../../src/plugins/registry');
-    const { definePlugin } = await import('../../src/plugins/define-plugin');
     const registry = new PluginRegistry();
     const problems = registry.check(
       definePlugin({

@@ -1,21 +1,10 @@
-import type { Database } from 'better-sqlite3';
-import { CoworkError } from '../../errors';
+import type { Migration } from './migration';
 
-/**
- * Versioned schema migrations. Append new ones at the end with the next version; never edit one
- * that has shipped. Each runs in its own transaction together with its `schema_migrations` row.
- */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
-
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'kernel',
-    sql: `
+/** Resources, revisions, candidates, drafts, selections, the coordinator event log, idempotency keys. */
+export const kernelMigration: Migration = {
+  version: 1,
+  name: 'kernel',
+  sql: `
       CREATE TABLE resources (
         id TEXT PRIMARY KEY,
         kind TEXT NOT NULL,
@@ -87,38 +76,4 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at TEXT NOT NULL
       ) STRICT, WITHOUT ROWID;
     `,
-  },
-];
-
-export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-
-/** Brings the database up to the latest schema; refuses a database written by a newer host. */
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-  const current = currentVersion(db);
-  const latest = migrations[migrations.length - 1]?.version ?? 0;
-  if (current > latest) {
-    throw new CoworkError('schema_too_new', `workspace schema version ${current} is newer than this host's ${latest}`, {
-      schemaVersion: current,
-      supportedVersion: latest,
-    });
-  }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-    }).immediate();
-  }
-  return currentVersion(db);
-}
-
-export function currentVersion(db: Database): number {
-  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null };
-  return row.version ?? 0;
-}
+};
