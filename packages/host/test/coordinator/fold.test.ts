@@ -5,6 +5,9 @@
 import { applyEvent, foldEvents } from '../../src/coordinator/fold';
 import { emptyState } from '../../src/coordinator/state';
 import type { CoordinatorEvent } from '../../src/coordinator/events';
+import { Coordinator } from '../../src/coordinator/coordinator';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { tempDir } from '../support/temp-host';
 
 const at = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
 
@@ -89,9 +92,6 @@ describe('coordinator fold', () => {
 
 describe('coordinator over a shared workspace', () => {
   it('folds in events another connection appended before checking a new one', async () => {
-    const { tempDir } = await import('../support/temp-host');
-    const { SqliteStore } = await import('../../src/store/sqlite/sqlite-store');
-    const { Coordinator } = await import('../../src/coordinator/coordinator');
     const dir = tempDir();
     const storeA = new SqliteStore({ path: `${dir.path}/cowork.db` });
     const storeB = new SqliteStore({ path: `${dir.path}/cowork.db` });
