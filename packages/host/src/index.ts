@@ -48,3 +48,8 @@ export type {
 export { Coordinator } from './coordinator/coordinator';
 export type { CoordinatorEvent, CoordinatorEventInput, CoordinatorEventType } from './coordinator/events';
 export type { AssignmentState, CoordinatorState, Lifecycle, TaskState } from './coordinator/state';
+export { AgentRuntime, type RuntimeOptions, type RuntimeEvent, type TaskRunResult, type SubagentResult } from './agents/runtime';
+export type { GateBlocker, GateContributor } from './agents/completion-gate';
+export type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec, TokenUsage } from './models/types';
+export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createModelProvider, modelConfigFromEnv, MODEL_ENV, type ModelConfig } from './models';
+export { startScriptedModelServer, reply, type ScriptedModelServer, type Script, type ScriptStep } from './testkit/scripted-model-server';

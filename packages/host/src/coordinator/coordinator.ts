@@ -44,20 +44,41 @@ export class Coordinator {
 
   /** Checks, appends durably, then folds one event. Returns the stored event with its sequence number. */
   async record(input: CoordinatorEventInput): Promise<CoordinatorEvent & { seq: number }> {
+    const { event } = await this.recordOnce(input);
+    return event;
+  }
+
+  /**
+   * Like `record`, but at most once per idempotency key: the key is stored in the same transaction
+   * as the event, and a repeated key returns the first event's seq without appending
+   * (`replayed: true`). This is what keeps a re-run turn from delegating twice.
+   */
+  async recordOnce(
+    input: CoordinatorEventInput,
+    idempotencyKey?: string,
+  ): Promise<{ event: CoordinatorEvent & { seq: number }; replayed: boolean }> {
     this.checkShape(input);
     return this.mutex.run(async () => {
       const event = { type: input.type, at: this.now(), data: input.data } as CoordinatorEvent;
-      const { seq, apply } = await this.store.transaction(async (tx) => {
+      const outcome = await this.store.transaction(async (tx) => {
         await this.catchUp(tx);
+        const key = idempotencyKey && `event:${idempotencyKey}`;
+        const prior = key ? await tx.idempotency.get(key) : undefined;
+        if (typeof prior === 'number') {
+          const [stored] = await tx.events.list(prior - 1, 1);
+          return { kind: 'replayed' as const, event: { ...toCoordinatorEvent(stored!), seq: prior } as CoordinatorEvent & { seq: number } };
+        }
         const apply = planEvent(this.state, event);
         const seq = await tx.events.append({ type: event.type, at: event.at, data: event.data as Json });
-        return { seq, apply };
+        if (key) await tx.idempotency.put(key, seq, event.at);
+        return { kind: 'appended' as const, seq, apply };
       });
+      if (outcome.kind === 'replayed') return { event: outcome.event, replayed: true };
       // Only now is the event durable; a failed transaction leaves the state as it was.
-      apply();
-      const recorded = { ...event, seq };
+      outcome.apply();
+      const recorded = { ...event, seq: outcome.seq };
       this.notify(recorded);
-      return recorded;
+      return { event: recorded, replayed: false };
     });
   }
 

@@ -10,7 +10,13 @@ const Outcome = Type.Union([Type.Literal('done'), Type.Literal('failed'), Type.L
 
 export const COORDINATOR_EVENTS = {
   'task.created': Type.Object(
-    { taskId: Id, request: Type.String({ maxLength: 1_000_000 }), parentTaskId: Type.Optional(Id) },
+    {
+      taskId: Id,
+      request: Type.String({ maxLength: 1_000_000 }),
+      parentTaskId: Type.Optional(Id),
+      /** Token budget of the whole task (all its agents). */
+      maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
     { additionalProperties: false },
   ),
   'task.started': Type.Object({ taskId: Id }, { additionalProperties: false }),
@@ -28,6 +34,10 @@ export const COORDINATOR_EVENTS = {
       mode: Type.Union([Type.Literal('sync'), Type.Literal('async')]),
       assignment: Type.String({ maxLength: 1_000_000 }),
       grants: Type.Optional(Type.Array(Type.String())),
+      /** The bounded slice of background Main chose to hand over. */
+      background: Type.Optional(Type.String({ maxLength: 100_000 })),
+      maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
     },
     { additionalProperties: false },
   ),

@@ -9,6 +9,7 @@ export interface TaskState {
   id: string;
   request: string;
   parentTaskId: string | null;
+  maxTokens: number | null;
   status: Lifecycle;
   waitingReason: string | null;
   summary: string | null;
@@ -25,6 +26,9 @@ export interface AssignmentState {
   mode: 'sync' | 'async';
   assignment: string;
   grants: string[];
+  background: string | null;
+  maxTokens: number | null;
+  timeoutMs: number | null;
   status: Lifecycle;
   waitingReason: string | null;
   updates: number;

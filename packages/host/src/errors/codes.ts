@@ -98,6 +98,36 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'An unexpected error; report it with the log.',
   },
+  model_not_configured: {
+    status: 400,
+    retryable: false,
+    hint: 'Set COWORK_MODEL_BASE_URL (like http://127.0.0.1:8000/v1) and COWORK_MODEL, or COWORK_REPLAY to play a recording.',
+  },
+  model_unavailable: {
+    status: 503,
+    retryable: true,
+    hint: 'The model server could not be reached or kept failing (network error, 5xx or 429) after the retries; check that it is up, then retry.',
+  },
+  model_timeout: {
+    status: 504,
+    retryable: true,
+    hint: 'The model server did not answer in time; retry, or raise COWORK_MODEL_TIMEOUT_MS for long generations.',
+  },
+  model_rejected: {
+    status: 502,
+    retryable: false,
+    hint: 'The model server refused the request; the details carry its status and message (a wrong model name, a bad key, a context that is too long).',
+  },
+  replay_mismatch: {
+    status: 500,
+    retryable: false,
+    hint: 'The replayed session asked something the recording does not hold (a different request, or more turns); re-record the session.',
+  },
+  command_not_found: {
+    status: 400,
+    retryable: false,
+    hint: 'Name a program that exists: an executable on PATH, or a path to one (relative to the working directory). Commands are not run through a shell; use ["sh", "-c", "..."] for shell syntax.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,4 @@
-import { CoworkError } from '../errors';
+import { CoworkError, isCoworkError } from '../errors';
 import { callPlugin, schemaProblems, type RegisteredKind } from '../plugins/registry';
 import type { Json } from '../store/records';
 import { checkJsonSize } from './input-checks';
@@ -49,7 +49,7 @@ export function applyOps(registered: RegisteredKind, content: Json, ops: readonl
   try {
     return validateContent(registered, next, maxBytes);
   } catch (error) {
-    if (error instanceof CoworkError && error.code === 'invalid_content') {
+    if (isCoworkError(error) && error.code === 'invalid_content') {
       // The ops were valid alone but produce content the kind does not allow: the op is at fault.
       throw new CoworkError('invalid_op', `applying the op would make invalid content: ${error.message}`, error.details);
     }

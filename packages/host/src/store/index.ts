@@ -24,6 +24,17 @@ export type {
   Store,
   StoreTx,
 } from './store';
+export type {
+  CompactionRecord,
+  CompactionRepo,
+  ConversationRecord,
+  ConversationRepo,
+  InboxKind,
+  InboxRecord,
+  InboxRepo,
+  ModelCallRecord,
+  ModelCallRepo,
+} from './agent-records';
 export { SqliteStore, type SqliteStoreOptions, type SynchronousMode } from './sqlite/sqlite-store';
 export { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate, type Migration } from './sqlite/migrations';
 export { openWorkspaceStore, DATABASE_FILE, type OpenStoreOptions } from './open-store';

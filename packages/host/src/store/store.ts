@@ -9,6 +9,8 @@ import type {
   RevisionRecord,
   SelectionRecord,
 } from './records';
+import type { CompactionRepo, ConversationRepo, InboxRepo, ModelCallRepo } from './agent-records';
+import type { JobRepo } from './job-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -39,6 +41,11 @@ export interface StoreTx {
   readonly selections: SelectionRepo;
   readonly events: EventRepo;
   readonly idempotency: IdempotencyRepo;
+  readonly inbox: InboxRepo;
+  readonly conversation: ConversationRepo;
+  readonly compactions: CompactionRepo;
+  readonly modelCalls: ModelCallRepo;
+  readonly jobs: JobRepo;
 }
 
 export interface ResourceRepo {

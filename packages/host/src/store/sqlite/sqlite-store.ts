@@ -4,9 +4,14 @@ import { Mutex } from '../../util/mutex';
 import type { Store, StoreTx } from '../store';
 import { currentVersion, migrate } from './migrations';
 import { SqliteCandidateRepo } from './repos/candidate-repo';
+import { SqliteCompactionRepo } from './repos/compaction-repo';
+import { SqliteConversationRepo } from './repos/conversation-repo';
+import { SqliteInboxRepo } from './repos/inbox-repo';
+import { SqliteModelCallRepo } from './repos/model-call-repo';
 import { SqliteDraftRepo } from './repos/draft-repo';
 import { SqliteEventRepo } from './repos/event-repo';
 import { SqliteIdempotencyRepo } from './repos/idempotency-repo';
+import { SqliteJobRepo } from './repos/job-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -64,6 +69,11 @@ export class SqliteStore implements Store {
       selections: new SqliteSelectionRepo(this.db),
       events: new SqliteEventRepo(this.db),
       idempotency: new SqliteIdempotencyRepo(this.db),
+      inbox: new SqliteInboxRepo(this.db),
+      conversation: new SqliteConversationRepo(this.db),
+      compactions: new SqliteCompactionRepo(this.db),
+      modelCalls: new SqliteModelCallRepo(this.db),
+      jobs: new SqliteJobRepo(this.db),
     };
   }
 
@@ -125,7 +135,16 @@ export class SqliteStore implements Store {
 }
 
 function isBusy(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY');
+  return sqliteCode(error)?.startsWith('SQLITE_BUSY') === true;
+}
+
+/**
+ * The SQLite code of an error, found by shape rather than `instanceof`: the native addon keeps the
+ * error class of the first realm that loaded it (a test runner's sandboxes load it several times).
+ */
+function sqliteCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
 }
 
 function wrapSqliteErrors<T>(fn: () => T): T {
@@ -137,8 +156,9 @@ function wrapSqliteErrors<T>(fn: () => T): T {
 }
 
 function toStoreError(error: unknown): unknown {
-  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return error;
-  if (!error.code.startsWith('SQLITE_')) return error;
-  const code = error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED') ? 'store_busy' : 'store_failed';
-  return new CoworkError(code, `database error: ${error.message}`, { sqliteCode: error.code }, { cause: error });
+  const code = sqliteCode(error);
+  if (code === undefined) return error;
+  const message = (error as { message?: unknown }).message;
+  const ours = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') ? 'store_busy' : 'store_failed';
+  return new CoworkError(ours, `database error: ${String(message)}`, { sqliteCode: code }, { cause: error });
 }

@@ -1,10 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import { CoworkError } from '../../../errors';
 import { kernelMigration } from './001-kernel';
+import { agentsMigration } from './002-agents';
+import { jobsMigration } from './003-jobs';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */
-export const MIGRATIONS: readonly Migration[] = [kernelMigration];
+export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

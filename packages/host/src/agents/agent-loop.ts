@@ -1,0 +1,284 @@
+import type { ValidateFunction } from 'ajv';
+import { isCoworkError } from '../errors';
+import { schemaProblems } from '../plugins/registry';
+import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../models/types';
+import type { InboxRecord } from '../store/agent-records';
+import type { Json } from '../store/records';
+import type { Store } from '../store/store';
+import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
+import { buildContext } from './context-builder';
+import { asJson, toChatMessage, unansweredToolCalls } from './conversation';
+import { compactConversation } from './compaction';
+import type { Inbox } from './inbox';
+
+/** Progress a loop reports as it goes (the CLI and live clients show it). */
+export type LoopEvent =
+  | { type: 'turn'; agentId: string; turn: number; contextTokens: number; droppedMessages: number }
+  | { type: 'model'; agentId: string; turn: number; inputTokens: number; outputTokens: number; finishReason: string }
+  | { type: 'tool'; agentId: string; turn: number; name: string; isError: boolean }
+  | { type: 'delivered'; agentId: string; turn: number; messageIds: string[] }
+  | { type: 'compacted'; agentId: string; summarisedToSeq: number }
+  | { type: 'compaction_failed'; agentId: string; error: string };
+
+export type LoopEnd =
+  | { reason: 'finished'; summary: string }
+  | { reason: 'submitted'; result: Json }
+  | { reason: 'replied'; text: string }
+  | { reason: 'budget_exhausted'; usedTokens: number; maxTokens: number }
+  | { reason: 'aborted' };
+
+export interface LoopSetup {
+  readonly store: Store;
+  readonly inbox: Inbox;
+  readonly provider: ModelProvider;
+  readonly taskId: string;
+  readonly agentId: string;
+  readonly tools: readonly AgentTool[];
+  /** Tools that exist but were not granted: calling one is `permission_denied`, not "unknown". */
+  readonly deniedTools?: ReadonlySet<string>;
+  readonly compile: (schema: object) => ValidateFunction;
+  readonly instructions: string;
+  readonly memory: () => string | null;
+  readonly projection: () => Promise<string | null>;
+  /** Token budget of this agent (for Main: of the whole task). */
+  readonly maxTokens?: number;
+  readonly usedTokens: () => Promise<number>;
+  readonly maxOutputTokens?: number;
+  readonly signal: AbortSignal;
+  readonly now: () => Date;
+  /** Waits until a parked loop may continue (a timer, a resource change, an Inbox message). */
+  readonly waitForWake: (control: Extract<LoopControl, { type: 'park' }>, signal: AbortSignal) => Promise<void>;
+  readonly onEvent?: (event: LoopEvent) => void;
+  /** Called when a denied tool was attempted, so that the runtime records it. */
+  readonly onDenied?: (tool: string, turn: number) => Promise<void>;
+  /** Compact on its own once the context passes this share of the budget. */
+  readonly autoCompactAt?: number;
+}
+
+/**
+ * One agent's loop: model turn, its tool calls, the next turn. The boundary between turns is the
+ * only place Inbox messages enter the conversation. Everything is saved as it happens, so a loop
+ * started again after a crash continues where the log ends: an assistant turn whose tool calls have
+ * no results yet is finished by running those calls (with their idempotency keys), not by asking
+ * the model again.
+ */
+export class AgentLoop {
+  private compactRequested = false;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly setup: LoopSetup) {}
+
+  async run(): Promise<LoopEnd> {
+    const s = this.setup;
+    for (;;) {
+      if (s.signal.aborted) return { reason: 'aborted' };
+      const records = await s.store.read((tx) => tx.conversation.list(s.taskId, s.agentId));
+      const unanswered = unansweredToolCalls(records);
+      if (unanswered) {
+        const end = await this.runToolCalls(unanswered.calls, unanswered.turn);
+        if (end) return end;
+        continue;
+      }
+      const turn = (records[records.length - 1]?.turn ?? 0) + 1;
+      await this.deliverInbox(turn);
+      if (this.compactRequested) await this.compact();
+      const used = await s.usedTokens();
+      if (s.maxTokens !== undefined && used >= s.maxTokens) {
+        return { reason: 'budget_exhausted', usedTokens: used, maxTokens: s.maxTokens };
+      }
+      const response = await this.modelTurn(turn);
+      if (response === 'aborted') return { reason: 'aborted' };
+      const calls = response.message.toolCalls;
+      if (calls.length === 0) {
+        if (response.finishReason === 'length') {
+          await this.note(turn, 'Your reply was cut off at the output limit. Continue, more briefly, or call a tool.');
+          continue;
+        }
+        return { reason: 'replied', text: response.message.content ?? '' };
+      }
+      const end = await this.runToolCalls(calls, turn);
+      if (end) return end;
+    }
+  }
+
+  /** Ask for compaction after the current turn (the `clear_context` tool). */
+  requestCompaction(): void {
+    this.compactRequested = true;
+  }
+
+  private async modelTurn(turn: number): Promise<ModelResponse | 'aborted'> {
+    const s = this.setup;
+    const { messages, summary } = await this.loadContextParts();
+    const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
+    const context = buildContext({
+      instructions: s.instructions,
+      memory: s.memory(),
+      projection: await s.projection(),
+      summary,
+      messages,
+      budgetTokens,
+    });
+    s.onEvent?.({ type: 'turn', agentId: s.agentId, turn, contextTokens: context.tokens, droppedMessages: context.droppedMessages });
+    if (context.tokens > budgetTokens * (s.autoCompactAt ?? 0.75)) this.compactRequested = true;
+    let response: ModelResponse;
+    try {
+      response = await s.provider.complete({
+        messages: context.messages,
+        tools: s.tools.map((t) => t.spec),
+        maxOutputTokens: s.maxOutputTokens,
+        signal: s.signal,
+      });
+    } catch (error) {
+      if (s.signal.aborted) return 'aborted';
+      throw error;
+    }
+    const assistant: ChatMessage = {
+      role: 'assistant',
+      content: response.message.content,
+      ...(response.message.toolCalls.length > 0 ? { toolCalls: response.message.toolCalls } : {}),
+    };
+    await s.store.transaction(async (tx) => {
+      const at = s.now().toISOString();
+      await tx.modelCalls.insert({
+        taskId: s.taskId,
+        agentId: s.agentId,
+        turn,
+        model: response.model,
+        inputTokens: response.usage.inputTokens,
+        outputTokens: response.usage.outputTokens,
+        finishReason: response.finishReason,
+        latencyMs: response.latencyMs,
+        attempts: response.attempts,
+        createdAt: at,
+      });
+      await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(assistant), sourceMessageId: null, createdAt: at });
+    });
+    s.onEvent?.({
+      type: 'model',
+      agentId: s.agentId,
+      turn,
+      inputTokens: response.usage.inputTokens,
+      outputTokens: response.usage.outputTokens,
+      finishReason: response.finishReason,
+    });
+    return response;
+  }
+
+  /** Runs a turn's tool calls in order, saving each result; then applies what they asked for. */
+  private async runToolCalls(calls: readonly ToolCall[], turn: number): Promise<LoopEnd | undefined> {
+    const s = this.setup;
+    const controls: LoopControl[] = [];
+    for (const call of calls) {
+      const outcome = await this.runTool(call, turn);
+      if (outcome.control) controls.push(outcome.control);
+      const content = typeof outcome.content === 'string' ? outcome.content : JSON.stringify(outcome.content);
+      const message: ChatMessage = { role: 'tool', toolCallId: call.id, content };
+      await s.store.transaction((tx) =>
+        tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
+      );
+      s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError: outcome.isError === true });
+    }
+    for (const control of controls) {
+      if (control.type === 'finish') return { reason: 'finished', summary: control.summary };
+      if (control.type === 'submit') return { reason: 'submitted', result: control.result };
+      if (control.type === 'compact') this.compactRequested = true;
+    }
+    const park = controls.find((c): c is Extract<LoopControl, { type: 'park' }> => c.type === 'park');
+    if (park) await s.waitForWake(park, s.signal);
+    return undefined;
+  }
+
+  private async runTool(call: ToolCall, turn: number): Promise<ToolOutcome> {
+    const s = this.setup;
+    const tool = s.tools.find((t) => t.spec.name === call.name);
+    if (!tool) {
+      if (s.deniedTools?.has(call.name)) {
+        await s.onDenied?.(call.name, turn);
+        return errorOutcome('permission_denied', `you were not granted the tool ${call.name}; ask Main for it or work with what you have`);
+      }
+      return errorOutcome('unknown_tool', `there is no tool named ${JSON.stringify(call.name)}; use one of: ${s.tools.map((t) => t.spec.name).join(', ')}`);
+    }
+    let input: unknown;
+    try {
+      input = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch (error) {
+      return errorOutcome('invalid_json', `the arguments of ${call.name} are not valid JSON (${(error as Error).message}); send one JSON object matching the tool's schema`);
+    }
+    const validate = this.validatorFor(tool);
+    if (!validate(input)) {
+      return errorOutcome('invalid_input', `the arguments of ${call.name} do not match its schema: ${schemaProblems(validate).join('; ')}`);
+    }
+    try {
+      return await tool.run(input as Json, {
+        taskId: s.taskId,
+        agentId: s.agentId,
+        turn,
+        callId: call.id,
+        idempotencyKey: `${s.taskId}/${s.agentId}/${turn}/${call.id}`,
+        signal: s.signal,
+      });
+    } catch (error) {
+      if (isCoworkError(error)) return { isError: true, content: error.toJSON() as unknown as Json };
+      return errorOutcome('tool_failed', `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private validatorFor(tool: AgentTool): ValidateFunction {
+    let validate = this.validators.get(tool.spec.name);
+    if (!validate) {
+      validate = this.setup.compile(tool.spec.inputSchema);
+      this.validators.set(tool.spec.name, validate);
+    }
+    return validate;
+  }
+
+  private async deliverInbox(turn: number): Promise<void> {
+    const s = this.setup;
+    const delivered = await s.inbox.deliver(s.taskId, s.agentId, `${s.agentId}@${process.pid}`, turn, (m) => asJson(inboxEntry(m)));
+    if (delivered.length > 0) s.onEvent?.({ type: 'delivered', agentId: s.agentId, turn, messageIds: delivered.map((m) => m.messageId) });
+  }
+
+  private async note(turn: number, text: string): Promise<void> {
+    const s = this.setup;
+    const message: ChatMessage = { role: 'user', content: `[runtime] ${text}` };
+    await s.store.transaction((tx) =>
+      tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
+    );
+  }
+
+  private async loadContextParts(): Promise<{ messages: ChatMessage[]; summary: string | null }> {
+    const s = this.setup;
+    return s.store.read(async (tx) => {
+      const compaction = await tx.compactions.latest(s.taskId, s.agentId);
+      const records = await tx.conversation.list(s.taskId, s.agentId, compaction?.summarisedToSeq ?? 0);
+      return { messages: records.map(toChatMessage), summary: compaction?.summary ?? null };
+    });
+  }
+
+  private async compact(): Promise<void> {
+    const s = this.setup;
+    this.compactRequested = false;
+    try {
+      const result = await compactConversation({
+        store: s.store,
+        provider: s.provider,
+        taskId: s.taskId,
+        agentId: s.agentId,
+        now: s.now,
+        signal: s.signal,
+      });
+      if (result) s.onEvent?.({ type: 'compacted', agentId: s.agentId, summarisedToSeq: result.summarisedToSeq });
+    } catch (error) {
+      // The old context stays: nothing was written.
+      s.onEvent?.({ type: 'compaction_failed', agentId: s.agentId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+/** How an Inbox message reads in the recipient's conversation. */
+export function inboxEntry(message: InboxRecord): ChatMessage {
+  const body = typeof message.body === 'string' ? message.body : JSON.stringify(message.body);
+  if (message.kind === 'user') return { role: 'user', content: body };
+  const label = message.kind === 'result' ? `result from ${message.sender}` : `message from ${message.sender}`;
+  return { role: 'user', content: `[${label} · ${message.messageId}]\n${body}` };
+}

@@ -1,0 +1,43 @@
+import type { ToolSpec } from '../models/types';
+import type { Json } from '../store/records';
+
+/** What a tool needs to know about the call it serves. */
+export interface AgentToolCall {
+  readonly taskId: string;
+  readonly agentId: string;
+  readonly turn: number;
+  readonly callId: string;
+  /** (task, agent, turn, call): a side effect already applied under it returns its recorded result. */
+  readonly idempotencyKey: string;
+  readonly signal: AbortSignal;
+}
+
+/** What the loop should do once the turn's tool calls are all answered. */
+export type LoopControl =
+  | { readonly type: 'finish'; readonly summary: string }
+  | { readonly type: 'submit'; readonly result: Json }
+  | { readonly type: 'park'; readonly wake: WakeConditions }
+  | { readonly type: 'compact' };
+
+export interface WakeConditions {
+  /** Epoch ms. */
+  readonly at?: number;
+  readonly resource?: { readonly resourceId: string; readonly afterRevision: number };
+  readonly inbox?: boolean;
+}
+
+export interface ToolOutcome {
+  readonly content: Json;
+  readonly isError?: boolean;
+  readonly control?: LoopControl;
+}
+
+/** A tool as the agent loop runs it (runtime tools and plugin tools alike). */
+export interface AgentTool {
+  readonly spec: ToolSpec;
+  run(input: Json, call: AgentToolCall): Promise<ToolOutcome>;
+}
+
+export function errorOutcome(code: string, message: string, details: Record<string, Json> = {}): ToolOutcome {
+  return { isError: true, content: { error: { code, message, ...details } } };
+}

@@ -1,0 +1,42 @@
+import type { CoordinatorState } from '../coordinator/state';
+import { TERMINAL } from '../coordinator/state';
+import type { InboxRecord } from '../store/agent-records';
+
+/** One reason a task may not end yet. */
+export interface GateBlocker {
+  readonly kind: 'open_subtask' | 'undelivered_callback' | 'unanswered_user_request' | 'running_job' | 'active_monitor';
+  readonly id: string;
+  readonly detail: string;
+}
+
+/** Other subsystems (jobs, monitors) report what they hold open for a task. */
+export type GateContributor = (taskId: string) => Promise<GateBlocker[]>;
+
+/**
+ * The completion gate: `finish` is refused while anything the runtime promised is still open.
+ * Whether the artifact is good enough stays Main's judgement; this only checks the runtime's books.
+ */
+export async function gateBlockers(
+  taskId: string,
+  state: Readonly<CoordinatorState>,
+  pendingForMain: readonly InboxRecord[],
+  contributors: readonly GateContributor[] = [],
+): Promise<GateBlocker[]> {
+  const blockers: GateBlocker[] = [];
+  for (const id of state.tasks[taskId]?.assignmentIds ?? []) {
+    const assignment = state.assignments[id]!;
+    if (!TERMINAL.has(assignment.status)) {
+      blockers.push({ kind: 'open_subtask', id, detail: `${assignment.agentId} is ${assignment.status}: ${assignment.assignment.slice(0, 80)}` });
+    }
+  }
+  for (const message of pendingForMain) {
+    const body = typeof message.body === 'string' ? message.body : JSON.stringify(message.body);
+    blockers.push(
+      message.kind === 'user'
+        ? { kind: 'unanswered_user_request', id: message.messageId, detail: body.slice(0, 120) }
+        : { kind: 'undelivered_callback', id: message.messageId, detail: `${message.kind} from ${message.sender}` },
+    );
+  }
+  for (const contributor of contributors) blockers.push(...(await contributor(taskId)));
+  return blockers;
+}

@@ -1,0 +1,89 @@
+import type { InboxKind, InboxRecord } from '../store/agent-records';
+import type { Json } from '../store/records';
+import type { Store } from '../store/store';
+import { newId } from '../util/ids';
+
+export interface PostRequest {
+  /** Give a stable id to make re-posting after a crash harmless; a new one is made otherwise. */
+  readonly messageId?: string;
+  readonly taskId: string;
+  readonly recipient: string;
+  readonly sender: string;
+  readonly kind: InboxKind;
+  readonly body: Json;
+}
+
+export type InboxListener = (message: { taskId: string; recipient: string; messageId: string; kind: InboxKind }) => void;
+
+/**
+ * The durable Inbox. Posting is deduplicated by messageId. Delivery happens only at a decision
+ * boundary: the deliverer leases messages, saves each into the recipient's conversation and marks
+ * it consumed in the same transaction. A lease that expires (the host died mid-delivery) makes the
+ * message deliverable again; the conversation's unique source id keeps it from being saved twice.
+ */
+export class Inbox {
+  private readonly listeners = new Set<InboxListener>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date,
+    private readonly leaseMs = 30_000,
+  ) {}
+
+  async post(request: PostRequest): Promise<{ messageId: string; duplicate: boolean }> {
+    const messageId = request.messageId ?? newId('msg');
+    const inserted = await this.store.transaction((tx) =>
+      tx.inbox.insert({
+        messageId,
+        taskId: request.taskId,
+        recipient: request.recipient,
+        sender: request.sender,
+        kind: request.kind,
+        body: request.body,
+        createdAt: this.now().toISOString(),
+      }),
+    );
+    if (inserted) {
+      for (const listener of this.listeners) listener({ taskId: request.taskId, recipient: request.recipient, messageId, kind: request.kind });
+    }
+    return { messageId, duplicate: !inserted };
+  }
+
+  /**
+   * Delivers pending messages into a conversation, oldest first. `toEntry` turns a message into the
+   * conversation entry that represents it. Returns what was delivered now.
+   */
+  async deliver(
+    taskId: string,
+    recipient: string,
+    owner: string,
+    turn: number,
+    toEntry: (message: InboxRecord) => Json,
+  ): Promise<InboxRecord[]> {
+    const nowMs = this.now().getTime();
+    const leased = await this.store.transaction((tx) =>
+      tx.inbox.lease({ taskId, recipient, owner, nowMs, leaseUntilMs: nowMs + this.leaseMs, limit: 100 }),
+    );
+    const delivered: InboxRecord[] = [];
+    for (const message of leased) {
+      const saved = await this.store.transaction(async (tx) => {
+        const at = this.now().toISOString();
+        if (!(await tx.conversation.hasSource(taskId, recipient, message.messageId))) {
+          await tx.conversation.append({ taskId, agentId: recipient, turn, message: toEntry(message), sourceMessageId: message.messageId, createdAt: at });
+        }
+        return tx.inbox.consume(message.messageId, at);
+      });
+      if (saved) delivered.push(message);
+    }
+    return delivered;
+  }
+
+  async pending(taskId: string, recipient?: string): Promise<InboxRecord[]> {
+    return this.store.read((tx) => tx.inbox.pending(taskId, recipient));
+  }
+
+  subscribe(listener: InboxListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

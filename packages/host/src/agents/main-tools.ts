@@ -1,0 +1,150 @@
+import { CoworkError } from '../errors';
+import type { ResourceApi } from '../resources/types';
+import type { Json } from '../store/records';
+import { errorOutcome, type AgentTool, type AgentToolCall, type ToolOutcome } from './agent-tool';
+import type { GateBlocker } from './completion-gate';
+import type { Inbox } from './inbox';
+import { defineAgentTool } from './resource-tools';
+import { writeMemory, type TaskPaths } from './task-files';
+
+export interface DelegateInput {
+  readonly assignment: string;
+  readonly mode: 'sync' | 'async';
+  readonly agent?: string;
+  readonly background?: string;
+  readonly tools?: string[];
+  readonly resources?: { resourceId?: string; kind?: string; access: 'read' | 'draft' | 'propose' }[];
+  readonly maxTokens?: number;
+  readonly timeoutSeconds?: number;
+}
+
+/** What Main's tools need from the runtime. */
+export interface MainToolDeps {
+  readonly taskId: string;
+  readonly resources: ResourceApi;
+  readonly inbox: Inbox;
+  readonly paths: TaskPaths;
+  readonly now: () => Date;
+  delegate(input: DelegateInput, call: AgentToolCall): Promise<ToolOutcome>;
+  gate(): Promise<GateBlocker[]>;
+  /** Agent ids of this task's subagents, for addressing messages. */
+  subagents(): string[];
+}
+
+/** Main's own tools: delegation, messages, acceptance, parking, context and memory, and finish. */
+export function mainTools(deps: MainToolDeps): AgentTool[] {
+  const operator = 'agent:main' as const;
+  const tools: AgentTool[] = [
+    {
+      spec: {
+        name: 'delegate',
+        description: 'Give one assignment to a new subagent. mode "sync" waits for its result; "async" returns an assignment id at once and the result arrives later in your Inbox.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            assignment: { type: 'string', minLength: 1 },
+            mode: { enum: ['sync', 'async'] },
+            agent: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,40}$', description: 'A short name for the subagent.' },
+            background: { type: 'string', description: 'What the subagent needs to know; it sees nothing else of your history.' },
+            tools: { type: 'array', items: { type: 'string' }, description: 'Plugin tools to grant.' },
+            resources: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { resourceId: { type: 'string' }, kind: { type: 'string' }, access: { enum: ['read', 'draft', 'propose'] } },
+                required: ['access'],
+                additionalProperties: false,
+              },
+            },
+            maxTokens: { type: 'integer', minimum: 1 },
+            timeoutSeconds: { type: 'number', exclusiveMinimum: 0 },
+          },
+          required: ['assignment', 'mode'],
+          additionalProperties: false,
+        },
+      },
+      run: (input, call) => deps.delegate(input as unknown as DelegateInput, call),
+    },
+    defineAgentTool('send_message', 'Send a message to one of your subagents (steering); it arrives between its turns.', {
+      to: { type: 'string' },
+      body: { type: 'string', minLength: 1 },
+    }, ['to', 'body'], async (input, call) => {
+      const to = String(input.to);
+      if (!deps.subagents().includes(to)) throw new CoworkError('not_found', `no subagent ${to}; yours are: ${deps.subagents().join(', ') || 'none'}`);
+      const posted = await deps.inbox.post({ messageId: `msg:${call.idempotencyKey}`, taskId: deps.taskId, recipient: to, sender: 'main', kind: 'message', body: String(input.body) });
+      return { sent: true, messageId: posted.messageId };
+    }),
+    defineAgentTool('accept_candidate', 'Accept a candidate change (commits it with the revision check; give baseRevision to accept it onto a newer revision).', {
+      candidateId: { type: 'string' },
+      baseRevision: { type: 'integer', minimum: 0 },
+    }, ['candidateId'], async (input) => {
+      const result = await deps.resources.acceptCandidate(String(input.candidateId), {
+        operator,
+        baseRevision: typeof input.baseRevision === 'number' ? input.baseRevision : undefined,
+      });
+      return { accepted: true, revision: result.revision };
+    }),
+    defineAgentTool('reject_candidate', 'Reject a candidate change.', { candidateId: { type: 'string' } }, ['candidateId'], async (input) => {
+      const candidate = await deps.resources.rejectCandidate(String(input.candidateId), operator);
+      return { rejected: true, candidateId: candidate.id };
+    }),
+    {
+      spec: {
+        name: 'sleep_until',
+        description: 'Park until a wake condition: a time (until, ISO 8601, or seconds), a resource moving past a revision, or a message in your Inbox. Without one you are not parked.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            until: { type: 'string', description: 'An ISO 8601 time.' },
+            seconds: { type: 'number', exclusiveMinimum: 0 },
+            resourceId: { type: 'string' },
+            afterRevision: { type: 'integer', minimum: 0 },
+            inbox: { type: 'boolean' },
+          },
+          additionalProperties: false,
+        },
+      },
+      run: async (input) => sleepUntil(input as Record<string, unknown>, deps.now),
+    },
+    defineAgentTool('clear_context', 'Compact your context after this turn: older messages become a summary (the full log stays on disk).', {}, [], async () => ({ compacting: 'after this turn' })),
+    defineAgentTool('update_memory', 'Replace memory.md: requirements, conclusions, unfinished work, next steps. It is always in your context.', {
+      content: { type: 'string' },
+    }, ['content'], async (input) => {
+      writeMemory(deps.paths, String(input.content));
+      return { saved: true, bytes: Buffer.byteLength(String(input.content)) };
+    }),
+    {
+      spec: {
+        name: 'finish',
+        description: 'End the task with a summary for the person. Refused, with the list, while subagents, jobs, messages or requests are still open.',
+        inputSchema: { type: 'object', properties: { summary: { type: 'string', minLength: 1 } }, required: ['summary'], additionalProperties: false },
+      },
+      run: async (input): Promise<ToolOutcome> => {
+        const blockers = await deps.gate();
+        if (blockers.length > 0) {
+          return { isError: true, content: { refused: true, reason: 'completion_gate', blockers: blockers as unknown as Json } };
+        }
+        return { content: { finished: true }, control: { type: 'finish', summary: String((input as { summary: string }).summary) } };
+      },
+    },
+  ];
+  return tools.map((t) => (t.spec.name === 'clear_context' ? withControl(t, { type: 'compact' }) : t));
+}
+
+function sleepUntil(input: Record<string, unknown>, now: () => Date): ToolOutcome {
+  const at =
+    typeof input.until === 'string' ? Date.parse(input.until) : typeof input.seconds === 'number' ? now().getTime() + input.seconds * 1000 : undefined;
+  const resource =
+    typeof input.resourceId === 'string' ? { resourceId: input.resourceId, afterRevision: typeof input.afterRevision === 'number' ? input.afterRevision : 0 } : undefined;
+  const inbox = input.inbox === true;
+  if (at === undefined && !resource && !inbox) return { content: { parked: false, reason: 'no_wake_condition' } };
+  if (at !== undefined && Number.isNaN(at)) return errorOutcome('invalid_input', 'until must be an ISO 8601 time');
+  return {
+    content: { parked: true, until: at === undefined ? null : new Date(at).toISOString(), resource: resource ?? null, inbox },
+    control: { type: 'park', wake: { at, resource, inbox } },
+  };
+}
+
+function withControl(tool: AgentTool, control: { type: 'compact' }): AgentTool {
+  return { spec: tool.spec, run: async (input, call) => ({ ...(await tool.run(input, call)), control }) };
+}

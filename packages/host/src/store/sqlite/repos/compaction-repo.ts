@@ -1,0 +1,58 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CompactionRecord, CompactionRepo } from '../../agent-records';
+import { parseStored } from '../../../util/json';
+
+interface CompactionRow {
+  task_id: string;
+  agent_id: string;
+  seq: number;
+  summarised_to_seq: number;
+  summary: string;
+  dropped: string;
+  created_at: string;
+}
+
+export class SqliteCompactionRepo implements CompactionRepo {
+  private readonly insertStmt: Statement;
+  private readonly listStmt: Statement<[string, string], CompactionRow>;
+
+  constructor(db: Database) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO compactions (task_id, agent_id, seq, summarised_to_seq, summary, dropped, created_at)
+       VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM compactions WHERE task_id = ? AND agent_id = ?), ?, ?, ?, ?)
+       RETURNING seq`,
+    );
+    this.listStmt = db.prepare('SELECT * FROM compactions WHERE task_id = ? AND agent_id = ? ORDER BY seq');
+  }
+
+  async insert(r: Omit<CompactionRecord, 'seq'>): Promise<number> {
+    const row = this.insertStmt.get(
+      r.taskId,
+      r.agentId,
+      r.taskId,
+      r.agentId,
+      r.summarisedToSeq,
+      r.summary,
+      JSON.stringify(r.dropped),
+      r.createdAt,
+    ) as { seq: number };
+    return row.seq;
+  }
+
+  async latest(taskId: string, agentId: string): Promise<CompactionRecord | undefined> {
+    const all = await this.list(taskId, agentId);
+    return all[all.length - 1];
+  }
+
+  async list(taskId: string, agentId: string): Promise<CompactionRecord[]> {
+    return this.listStmt.all(taskId, agentId).map((row) => ({
+      taskId: row.task_id,
+      agentId: row.agent_id,
+      seq: row.seq,
+      summarisedToSeq: row.summarised_to_seq,
+      summary: row.summary,
+      dropped: parseStored(row.dropped),
+      createdAt: row.created_at,
+    }));
+  }
+}

@@ -1,0 +1,72 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { ConversationRecord, ConversationRepo } from '../../agent-records';
+import { parseStored } from '../../../util/json';
+
+interface ConversationRow {
+  task_id: string;
+  agent_id: string;
+  seq: number;
+  turn: number;
+  message: string;
+  source_message_id: string | null;
+  created_at: string;
+}
+
+export class SqliteConversationRepo implements ConversationRepo {
+  private readonly appendStmt: Statement;
+  private readonly listStmt: Statement<[string, string, number], ConversationRow>;
+  private readonly lastStmt: Statement<[string, string], ConversationRow>;
+  private readonly sourceStmt: Statement<[string, string, string], { n: number }>;
+
+  constructor(db: Database) {
+    this.appendStmt = db.prepare(
+      `INSERT INTO conversation (task_id, agent_id, seq, turn, message, source_message_id, created_at)
+       VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM conversation WHERE task_id = ? AND agent_id = ?), ?, ?, ?, ?)
+       RETURNING seq`,
+    );
+    this.listStmt = db.prepare('SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ? ORDER BY seq');
+    this.lastStmt = db.prepare('SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1');
+    this.sourceStmt = db.prepare(
+      'SELECT COUNT(*) AS n FROM conversation WHERE task_id = ? AND agent_id = ? AND source_message_id = ?',
+    );
+  }
+
+  async append(r: Omit<ConversationRecord, 'seq'>): Promise<number> {
+    const row = this.appendStmt.get(
+      r.taskId,
+      r.agentId,
+      r.taskId,
+      r.agentId,
+      r.turn,
+      JSON.stringify(r.message),
+      r.sourceMessageId,
+      r.createdAt,
+    ) as { seq: number };
+    return row.seq;
+  }
+
+  async list(taskId: string, agentId: string, afterSeq = 0): Promise<ConversationRecord[]> {
+    return this.listStmt.all(taskId, agentId, afterSeq).map(toRecord);
+  }
+
+  async last(taskId: string, agentId: string): Promise<ConversationRecord | undefined> {
+    const row = this.lastStmt.get(taskId, agentId);
+    return row && toRecord(row);
+  }
+
+  async hasSource(taskId: string, agentId: string, sourceMessageId: string): Promise<boolean> {
+    return (this.sourceStmt.get(taskId, agentId, sourceMessageId)?.n ?? 0) > 0;
+  }
+}
+
+function toRecord(row: ConversationRow): ConversationRecord {
+  return {
+    taskId: row.task_id,
+    agentId: row.agent_id,
+    seq: row.seq,
+    turn: row.turn,
+    message: parseStored(row.message),
+    sourceMessageId: row.source_message_id,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,13 @@
+/** The test kit for plugin authors and the host's own tests. */
+export {
+  reply,
+  startScriptedModelServer,
+  type DelayStep,
+  type HangStep,
+  type ReplyStep,
+  type Script,
+  type ScriptStep,
+  type ScriptedModelServer,
+  type ScriptedToolCall,
+  type StatusStep,
+} from './scripted-model-server';

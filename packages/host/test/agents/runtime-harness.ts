@@ -1,0 +1,58 @@
+import { AgentRuntime, type RuntimeEvent, type RuntimeOptions } from '../../src/agents/runtime';
+import type { Host } from '../../src/host';
+import { OpenAiCompatibleProvider } from '../../src/models/openai-provider';
+import type { WireChatRequest } from '../../src/models/wire';
+import type { PluginDefinition } from '../../src/plugins/types';
+import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
+import { openTempHost } from '../support/temp-host';
+
+/** Who sent a request to the scripted model: `main` or a subagent's id (from its instructions). */
+export function caller(body: WireChatRequest): string {
+  const system = body.messages[0];
+  const text = typeof system?.content === 'string' ? system.content : '';
+  if (text.startsWith('You are Main')) return 'main';
+  return /^You are ([\w-]+),/.exec(text)?.[1] ?? (text.startsWith('You compact') ? 'compactor' : 'unknown');
+}
+
+/** The text of every message of a request, for assertions on what the model saw. */
+export function texts(body: WireChatRequest): string[] {
+  return body.messages.map((m) => (typeof m.content === 'string' ? m.content : ''));
+}
+
+export interface RuntimeHarness {
+  host: Host & { dispose: () => Promise<void> };
+  server: ScriptedModelServer;
+  runtime: AgentRuntime;
+  events: RuntimeEvent[];
+  dispose(): Promise<void>;
+}
+
+/** A host on a temp workspace, a scripted model server, and a runtime talking to it over HTTP. */
+export async function startRuntime(
+  script: (body: WireChatRequest, index: number) => ScriptStep | Promise<ScriptStep>,
+  options: { plugins?: PluginDefinition[]; runtime?: Partial<RuntimeOptions>; maxContextTokens?: number; maxRetries?: number } = {},
+): Promise<RuntimeHarness> {
+  const host = await openTempHost({ plugins: options.plugins ?? [] });
+  const server = await startScriptedModelServer(script);
+  const provider = new OpenAiCompatibleProvider({
+    baseUrl: server.baseUrl,
+    model: 'scripted',
+    maxRetries: options.maxRetries ?? 2,
+    retryBaseDelayMs: 5,
+    maxRetryDelayMs: 20,
+    maxContextTokens: options.maxContextTokens ?? 32_000,
+  });
+  const events: RuntimeEvent[] = [];
+  const runtime = new AgentRuntime({ host, provider, maxOutputTokens: 1000, onEvent: (e) => events.push(e), ...options.runtime });
+  return {
+    host,
+    server,
+    runtime,
+    events,
+    dispose: async () => {
+      await runtime.close();
+      await server.close();
+      await host.dispose();
+    },
+  };
+}
