@@ -1,0 +1,71 @@
+import type { Host } from '../host';
+import type { CliIo, Output } from './output';
+
+/**
+ * The command tree. A command declares its positionals and options as data; the dispatcher parses
+ * and checks them and `--help` is generated from the same declaration, so the two cannot drift.
+ */
+export type Command = LeafCommand | GroupCommand;
+
+export interface OptionSpec {
+  /** Placeholder of the value (`N`, `JSON`); absent for a flag. */
+  readonly value?: string;
+  readonly required?: boolean;
+  readonly short?: string;
+  readonly description: string;
+}
+
+export interface LeafCommand {
+  readonly type: 'leaf';
+  /** One line for the command list. */
+  readonly summary: string;
+  /** More lines for the command's own `--help`. */
+  readonly details?: readonly string[];
+  /** Names of the positional arguments, all required, in order (`ID`). */
+  readonly positionals: readonly string[];
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  run(args: LeafArgs, context: CliContext): Promise<void>;
+}
+
+export interface GroupCommand {
+  readonly type: 'group';
+  readonly summary: string;
+  readonly children: Readonly<Record<string, Command>>;
+  /** Run when the next positional names no child (`candidates ID` next to `candidates accept CID`). */
+  readonly fallback?: LeafCommand;
+}
+
+/** A leaf's parsed arguments: every declared positional is present and every required option set. */
+export interface LeafArgs {
+  positional(name: string): string;
+  option(name: string): string | undefined;
+  /** A required option's value (the dispatcher already checked it is there). */
+  required(name: string): string;
+  flag(name: string): boolean;
+}
+
+/** What a running command gets: where to print, and the workspace it acts on. */
+export interface CliContext {
+  readonly io: CliIo;
+  readonly out: Output;
+  readonly workspaceDir: string;
+  readonly pluginModules: readonly string[];
+  /** Opens the host, runs `fn`, and always closes the host, whatever `fn` does. */
+  withHost<T>(fn: (host: Host) => Promise<T>, options?: { reportPluginProblems?: boolean }): Promise<T>;
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  workspace: { value: 'DIR', description: 'workspace directory (default ./.cowork; env COWORK_WORKSPACE)' },
+  plugins: { value: 'a,b', description: 'plugin modules to load, by npm name or path (env COWORK_PLUGINS)' },
+  json: { description: 'print one JSON document on stdout (results and errors)' },
+  help: { short: 'h', description: 'show help for the command' },
+};
+
+export function leaf(spec: Omit<LeafCommand, 'type'>): LeafCommand {
+  return { type: 'leaf', ...spec };
+}
+
+export function group(spec: Omit<GroupCommand, 'type'>): GroupCommand {
+  return { type: 'group', ...spec };
+}

@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { Host } from '../host';
+import type { CliContext, LeafArgs } from './command';
+import type { CliIo, Output } from './output';
+
+export const DEFAULT_WORKSPACE = '.cowork';
+
+/**
+ * The context of one command: the workspace and plugins from the common options (then the
+ * environment, then the defaults), resolved against the caller's cwd.
+ */
+export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContext {
+  const workspace = args.option('workspace') || io.env.COWORK_WORKSPACE || DEFAULT_WORKSPACE;
+  const plugins = args.option('plugins') ?? io.env.COWORK_PLUGINS ?? '';
+  const workspaceDir = resolve(io.cwd, workspace);
+  const pluginModules = plugins
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return {
+    io,
+    out,
+    workspaceDir,
+    pluginModules,
+    async withHost(fn, options = {}) {
+      const host = await Host.open({ workspaceDir, pluginModules, resolveFrom: io.cwd });
+      try {
+        if (options.reportPluginProblems !== false) {
+          for (const problem of host.pluginProblems) {
+            out.warn(`plugin ${problem.plugin} was not loaded: ${problem.problems.join('; ')}`);
+          }
+        }
+        return await fn(host);
+      } finally {
+        await host.close();
+      }
+    },
+  };
+}

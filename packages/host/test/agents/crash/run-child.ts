@@ -1,0 +1,44 @@
+/**
+ * A host process for the crash tests: opens the workspace, talks to the parent's scripted model
+ * server, and runs (or resumes) one task. The parent kills it with SIGKILL at chosen moments.
+ * argv: workspaceDir baseUrl [taskId]; env HOLD_MS makes the `hold` tool last that long.
+ */
+import { AgentRuntime } from '../../../src/agents/runtime';
+import { Host } from '../../../src/host';
+import { OpenAiCompatibleProvider } from '../../../src/models/openai-provider';
+import { definePlugin, defineTool } from '../../../src/plugins/define-plugin';
+
+const holdPlugin = definePlugin({
+  name: 'hold',
+  version: '1.0.0',
+  tools: [
+    defineTool({
+      name: 'hold',
+      description: 'A long tool call.',
+      inputSchema: { type: 'object' },
+      permissions: [],
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, Number(process.env.HOLD_MS ?? 0)));
+        return { content: 'held' };
+      },
+    }),
+  ],
+});
+
+async function main(): Promise<void> {
+  const [workspaceDir, baseUrl, existingTask] = process.argv.slice(2) as [string, string, string | undefined];
+  const host = await Host.open({ workspaceDir, plugins: [holdPlugin] });
+  const provider = new OpenAiCompatibleProvider({ baseUrl, model: 'scripted', maxRetries: 1, retryBaseDelayMs: 5 });
+  const runtime = new AgentRuntime({ host, provider, maxOutputTokens: 500 });
+  const taskId = existingTask ?? (await runtime.startTask('two parts, in parallel'));
+  process.stdout.write(`task ${taskId}\n`);
+  const result = await runtime.runTask(taskId);
+  process.stdout.write(`result ${JSON.stringify(result)}\n`);
+  await runtime.close();
+  await host.close();
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+/**
+ * Invariant: kill the host with SIGKILL while two async subagents run, then resume the task: it
+ * finishes, and Main's saved context holds each subagent result exactly once. Checked at several
+ * kill points: before the results were acknowledged (posted), after they were posted but before
+ * Main could take them (Main is inside a long tool call), and after delivery while Main's next
+ * model turn is in flight.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Host } from '../../src/host';
+import type { WireChatRequest } from '../../src/models/wire';
+import { reply, startScriptedModelServer, type ScriptStep } from '../../src/testkit/scripted-model-server';
+import { tempDir } from '../support/temp-host';
+import { caller, texts } from './runtime-harness';
+
+const child = join(__dirname, 'crash', 'run-child.ts');
+
+type KillPoint = 'before_ack' | 'after_ack' | 'after_delivery';
+
+function spawnHost(args: string[], env: Record<string, string> = {}): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      if (code !== 0 && code !== null) console.error(stderr);
+      resolve(code);
+    }),
+  );
+  return { proc, lines, exited };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('resume after SIGKILL', () => {
+  it.each<KillPoint>(['before_ack', 'after_ack', 'after_delivery'])('keeps each result exactly once when killed %s', async (point) => {
+    const dir = tempDir();
+    let releaseSubagents = point !== 'before_ack';
+    let hangMainAfterResults = point === 'after_delivery';
+    const script = async (body: WireChatRequest): Promise<ScriptStep> => {
+      const who = caller(body);
+      if (who !== 'main') {
+        while (!releaseSubagents) await new Promise((r) => setTimeout(r, 10));
+        return reply.toolCalls([{ name: 'submit_result', arguments: { result: `RESULT-${who.split('-')[0]}` } }]);
+      }
+      const seen = texts(body).join('\n');
+      if (seen.includes('RESULT-alpha') && seen.includes('RESULT-beta')) {
+        if (hangMainAfterResults) return reply.hang();
+        return reply.toolCalls([{ name: 'finish', arguments: { summary: 'both parts in' } }]);
+      }
+      if (seen.includes('acknowledged')) return reply.text('waiting for the parts');
+      return reply.toolCalls([
+        { id: 'd1', name: 'delegate', arguments: { assignment: 'part alpha', mode: 'async', agent: 'alpha' } },
+        { id: 'd2', name: 'delegate', arguments: { assignment: 'part beta', mode: 'async', agent: 'beta' } },
+        { id: 'h1', name: 'hold', arguments: {} },
+      ]);
+    };
+    const server = await startScriptedModelServer(script);
+    try {
+      const first = spawnHost([dir.path, server.baseUrl], { HOLD_MS: point === 'after_ack' ? '60000' : '0' });
+      await until(() => first.lines.some((l) => l.startsWith('task ')), 'the task id');
+      const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
+      const observer = await Host.open({ workspaceDir: dir.path });
+      const resultsPosted = async (): Promise<number> =>
+        (await observer.store.read((tx) => tx.inbox.pending(taskId, 'main'))).filter((m) => m.kind === 'result').length;
+      const subRequests = (): number => server.requests.filter((b) => caller(b) !== 'main').length;
+      const mainSawResults = (): boolean => server.requests.some((b) => caller(b) === 'main' && texts(b).join().includes('RESULT-beta') && texts(b).join().includes('RESULT-alpha'));
+
+      if (point === 'before_ack') await until(() => subRequests() >= 2, 'both subagents to be asking the model');
+      if (point === 'after_ack') await until(async () => (await resultsPosted()) === 2, 'both results in the Inbox');
+      if (point === 'after_delivery') await until(mainSawResults, 'Main to be asked with both results');
+      first.proc.kill('SIGKILL');
+      await first.exited;
+      await observer.close();
+
+      releaseSubagents = true;
+      hangMainAfterResults = false;
+      const second = spawnHost([dir.path, server.baseUrl, taskId]);
+      expect(await second.exited).toBe(0);
+      expect(second.lines.find((l) => l.startsWith('result '))).toBe('result {"status":"done","summary":"both parts in"}');
+
+      const check = await Host.open({ workspaceDir: dir.path });
+      try {
+        const log = await check.store.read((tx) => tx.conversation.list(taskId, 'main'));
+        const bodies = log.map((r) => JSON.stringify(r.message));
+        expect(bodies.filter((b) => b.includes('RESULT-alpha'))).toHaveLength(1);
+        expect(bodies.filter((b) => b.includes('RESULT-beta'))).toHaveLength(1);
+        const state = check.coordinator.current;
+        expect(state.tasks[taskId]!.status).toBe('done');
+        // No duplicate subagent: exactly the two assignments, each done.
+        expect(state.tasks[taskId]!.assignmentIds.map((id) => state.assignments[id]!.status)).toEqual(['done', 'done']);
+        expect(await check.store.integrityCheck()).toEqual([]);
+      } finally {
+        await check.close();
+      }
+    } finally {
+      await server.close();
+      dir.cleanup();
+    }
+  }, 60_000);
+});
