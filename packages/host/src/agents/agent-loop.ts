@@ -2,14 +2,17 @@ import type { ValidateFunction } from 'ajv';
 import { isCoworkError } from '../errors';
 import { schemaProblems } from '../plugins/registry';
 import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../models/types';
-import type { InboxRecord } from '../store/agent-records';
+import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
 import type { Store } from '../store/store';
 import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
-import { buildContext } from './context-builder';
+import { buildContext, messageTokens } from './context-builder';
 import { asJson, toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
 import type { Inbox } from './inbox';
+
+/** Conversation records are read from the end in pages of this size. */
+const PAGE = 128;
 
 /** Progress a loop reports as it goes (the CLI and live clients show it). */
 export type LoopEvent =
@@ -72,7 +75,7 @@ export class AgentLoop {
     const s = this.setup;
     for (;;) {
       if (s.signal.aborted) return { reason: 'aborted' };
-      const records = await s.store.read((tx) => tx.conversation.list(s.taskId, s.agentId));
+      const records = await this.readTail();
       const unanswered = unansweredToolCalls(records);
       if (unanswered) {
         const end = await this.runToolCalls(unanswered.calls, unanswered.turn);
@@ -108,14 +111,15 @@ export class AgentLoop {
 
   private async modelTurn(turn: number): Promise<ModelResponse | 'aborted'> {
     const s = this.setup;
-    const { messages, summary } = await this.loadContextParts();
     const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
+    const { messages, summary, omitted } = await this.loadContextParts(budgetTokens);
     const context = buildContext({
       instructions: s.instructions,
       memory: s.memory(),
       projection: await s.projection(),
       summary,
       messages,
+      omittedBefore: omitted,
       budgetTokens,
     });
     s.onEvent?.({ type: 'turn', agentId: s.agentId, turn, contextTokens: context.tokens, droppedMessages: context.droppedMessages });
@@ -246,12 +250,42 @@ export class AgentLoop {
     );
   }
 
-  private async loadContextParts(): Promise<{ messages: ChatMessage[]; summary: string | null }> {
+  /**
+   * The messages since the latest compaction, read from the newest backwards only as far as the
+   * budget reaches (plus one page), so building a context costs the same at 100 or 10,000 logged
+   * messages. `omitted` counts the older ones not read.
+   */
+  private async loadContextParts(budgetTokens: number): Promise<{ messages: ChatMessage[]; summary: string | null; omitted: number }> {
     const s = this.setup;
     return s.store.read(async (tx) => {
       const compaction = await tx.compactions.latest(s.taskId, s.agentId);
-      const records = await tx.conversation.list(s.taskId, s.agentId, compaction?.summarisedToSeq ?? 0);
-      return { messages: records.map(toChatMessage), summary: compaction?.summary ?? null };
+      const afterSeq = compaction?.summarisedToSeq ?? 0;
+      const newestFirst: ConversationRecord[] = [];
+      let tokens = 0;
+      for (let beforeSeq: number | undefined; ; ) {
+        const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq, beforeSeq, limit: PAGE });
+        newestFirst.push(...page);
+        for (const record of page) tokens += messageTokens(toChatMessage(record));
+        if (page.length < PAGE || tokens > budgetTokens) break;
+        beforeSeq = page[page.length - 1]!.seq;
+      }
+      const total = newestFirst.length < PAGE ? newestFirst.length : await tx.conversation.count(s.taskId, s.agentId, afterSeq);
+      return { messages: newestFirst.reverse().map(toChatMessage), summary: compaction?.summary ?? null, omitted: total - newestFirst.length };
+    });
+  }
+
+  /** The newest assistant entry and everything after it: enough to find the turn and unanswered calls. */
+  private async readTail(): Promise<ConversationRecord[]> {
+    const s = this.setup;
+    return s.store.read(async (tx) => {
+      const newestFirst: ConversationRecord[] = [];
+      for (let beforeSeq: number | undefined; ; ) {
+        const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq: 0, beforeSeq, limit: PAGE });
+        newestFirst.push(...page);
+        if (page.length < PAGE || page.some((r) => toChatMessage(r).role === 'assistant')) break;
+        beforeSeq = page[page.length - 1]!.seq;
+      }
+      return newestFirst.reverse();
     });
   }
 

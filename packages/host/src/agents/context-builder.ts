@@ -16,6 +16,8 @@ export interface ContextInput {
   readonly projection: string | null;
   readonly summary: string | null;
   readonly messages: readonly ChatMessage[];
+  /** Older logged messages that were not even read (the caller stopped reading at the budget). */
+  readonly omittedBefore?: number;
   /** Tokens the whole context may take (the window less the output reserve). */
   readonly budgetTokens: number;
 }
@@ -33,19 +35,21 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 export function buildContext(input: ContextInput): BuiltContext {
   const head: ChatMessage = { role: 'system', content: headText(input) };
   const units = toUnits(input.messages);
+  const omitted = input.omittedBefore ?? 0;
   const fitted = fitUnits(units, input.budgetTokens - messageTokens(head));
   let kept = fitted.kept;
   let note: ChatMessage | undefined;
-  if (fitted.dropped > 0) {
+  const unread = input.messages.length - kept.reduce((sum, u) => sum + u.length, 0) + omitted;
+  if (unread > 0) {
     // Make room for the note that tells the model messages were left out.
-    const refitted = fitUnits(units, input.budgetTokens - messageTokens(head) - messageTokens(droppedNote(input.messages.length)));
-    kept = refitted.kept;
-    note = droppedNote(refitted.dropped);
+    const total = input.messages.length + omitted;
+    kept = fitUnits(units, input.budgetTokens - messageTokens(head) - messageTokens(droppedNote(total))).kept;
+    note = droppedNote(total - kept.reduce((sum, u) => sum + u.length, 0));
   }
   const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept.flat()];
   const tokens = messages.reduce((sum, m) => sum + messageTokens(m), 0);
   const keptCount = kept.reduce((sum, u) => sum + u.length, 0);
-  return { messages, tokens, droppedMessages: input.messages.length - keptCount };
+  return { messages, tokens, droppedMessages: input.messages.length + omitted - keptCount };
 }
 
 /** The newest units that fit in `budget` tokens; the newest one is kept even when it does not. */

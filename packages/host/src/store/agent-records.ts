@@ -74,6 +74,9 @@ export interface ConversationRepo {
   /** Appends at the next seq and returns it. Fails on a repeated `sourceMessageId`. */
   append(record: Omit<ConversationRecord, 'seq'>): Promise<number>;
   list(taskId: string, agentId: string, afterSeq?: number): Promise<ConversationRecord[]>;
+  /** The newest records with `afterSeq < seq < beforeSeq`, newest first: for reading a long log from its end. */
+  recent(taskId: string, agentId: string, range: { afterSeq: number; beforeSeq?: number; limit: number }): Promise<ConversationRecord[]>;
+  count(taskId: string, agentId: string, afterSeq?: number): Promise<number>;
   last(taskId: string, agentId: string): Promise<ConversationRecord | undefined>;
   hasSource(taskId: string, agentId: string, sourceMessageId: string): Promise<boolean>;
 }
