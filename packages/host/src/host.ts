@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
+import { JobService } from './jobs/job-service';
+import { jobTools } from './jobs/job-tools';
+import { definePlugin } from './plugins/define-plugin';
 import { textPlugin } from './plugins/builtin/text-plugin';
 import { loadPlugins, registerPlugins } from './plugins/loader';
 import { PluginRegistry, type PluginProblem } from './plugins/registry';
@@ -38,6 +41,8 @@ export class Host {
   readonly registry: PluginRegistry;
   readonly resources: ResourceService;
   readonly coordinator: Coordinator;
+  /** Background processes that survive the host (see src/jobs). */
+  readonly jobs: JobService;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
 
@@ -47,6 +52,7 @@ export class Host {
     registry: PluginRegistry;
     resources: ResourceService;
     coordinator: Coordinator;
+    jobs: JobService;
     pluginProblems: PluginProblem[];
   }) {
     this.workspaceDir = parts.workspaceDir;
@@ -54,6 +60,7 @@ export class Host {
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.coordinator = parts.coordinator;
+    this.jobs = parts.jobs;
     this.pluginProblems = parts.pluginProblems;
   }
 
@@ -61,25 +68,31 @@ export class Host {
     const workspaceDir = resolve(options.workspaceDir);
     const clock = options.clock ?? (() => new Date());
     const now = (): string => clock().toISOString();
-    const registry = new PluginRegistry();
-    const pluginProblems = [
-      ...registerPlugins(registry, [textPlugin, ...(options.plugins ?? [])]),
-      ...(await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd())),
-    ];
     const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous });
+    let jobs: JobService | undefined;
     try {
+      jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError });
+      const registry = new PluginRegistry();
+      // The host's own tools go through the same registry checks as any plugin's.
+      const jobsPlugin = definePlugin({ name: 'jobs', version: '0.1.0', description: 'Background processes as agent tools.', tools: jobTools(jobs) });
+      const pluginProblems = [
+        ...registerPlugins(registry, [textPlugin, jobsPlugin, ...(options.plugins ?? [])]),
+        ...(await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd())),
+      ];
       const events = new RevisionEvents(options.onBackgroundError);
       const limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.limits };
       const resources = new ResourceService({ store, registry, events, limits, now });
       const coordinator = await Coordinator.open(store, now);
-      return new Host({ workspaceDir, store, registry, resources, coordinator, pluginProblems });
+      return new Host({ workspaceDir, store, registry, resources, coordinator, jobs, pluginProblems });
     } catch (error) {
+      await jobs?.close();
       await store.close();
       throw error;
     }
   }
 
   async close(): Promise<void> {
+    await this.jobs.close();
     await this.store.close();
   }
 }

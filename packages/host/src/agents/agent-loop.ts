@@ -6,13 +6,11 @@ import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
 import type { Store } from '../store/store';
 import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
-import { buildContext, messageTokens } from './context-builder';
+import { buildContext } from './context-builder';
+import { loadRecentContext, PAGE } from './context-loader';
 import { asJson, toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
 import type { Inbox } from './inbox';
-
-/** Conversation records are read from the end in pages of this size. */
-const PAGE = 128;
 
 /** Progress a loop reports as it goes (the CLI and live clients show it). */
 export type LoopEvent =
@@ -112,7 +110,7 @@ export class AgentLoop {
   private async modelTurn(turn: number): Promise<ModelResponse | 'aborted'> {
     const s = this.setup;
     const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
-    const { messages, summary, omitted } = await this.loadContextParts(budgetTokens);
+    const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens);
     const context = buildContext({
       instructions: s.instructions,
       memory: s.memory(),
@@ -248,30 +246,6 @@ export class AgentLoop {
     await s.store.transaction((tx) =>
       tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
     );
-  }
-
-  /**
-   * The messages since the latest compaction, read from the newest backwards only as far as the
-   * budget reaches (plus one page), so building a context costs the same at 100 or 10,000 logged
-   * messages. `omitted` counts the older ones not read.
-   */
-  private async loadContextParts(budgetTokens: number): Promise<{ messages: ChatMessage[]; summary: string | null; omitted: number }> {
-    const s = this.setup;
-    return s.store.read(async (tx) => {
-      const compaction = await tx.compactions.latest(s.taskId, s.agentId);
-      const afterSeq = compaction?.summarisedToSeq ?? 0;
-      const newestFirst: ConversationRecord[] = [];
-      let tokens = 0;
-      for (let beforeSeq: number | undefined; ; ) {
-        const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq, beforeSeq, limit: PAGE });
-        newestFirst.push(...page);
-        for (const record of page) tokens += messageTokens(toChatMessage(record));
-        if (page.length < PAGE || tokens > budgetTokens) break;
-        beforeSeq = page[page.length - 1]!.seq;
-      }
-      const total = newestFirst.length < PAGE ? newestFirst.length : await tx.conversation.count(s.taskId, s.agentId, afterSeq);
-      return { messages: newestFirst.reverse().map(toChatMessage), summary: compaction?.summary ?? null, omitted: total - newestFirst.length };
-    });
   }
 
   /** The newest assistant entry and everything after it: enough to find the turn and unanswered calls. */

@@ -73,6 +73,8 @@ export class AgentRuntime {
   private readonly now: () => Date;
   private readonly subagents = new Map<string, { promise: Promise<SubagentResult>; controller: AbortController }>();
   private readonly closing = new AbortController();
+  /** Tasks whose Main loop runs in this process: a second `runTask` joins the first. */
+  private readonly runs = new Map<string, { promise: Promise<TaskRunResult>; controller: AbortController }>();
 
   constructor(private readonly options: RuntimeOptions) {
     this.now = options.now ?? (() => new Date());
@@ -100,6 +102,7 @@ export class AgentRuntime {
 
   /** A person's message to a running task: queued in Main's Inbox, delivered at the next boundary. */
   async postUserMessage(taskId: string, text: string, messageId?: string): Promise<string> {
+    await this.host.coordinator.refresh();
     this.requireTask(taskId);
     if (typeof text !== 'string' || text.trim() === '') throw new CoworkError('invalid_input', 'a message needs text');
     const posted = await this.inbox.post({ messageId, taskId, recipient: MAIN, sender: 'user', kind: 'user', body: text });
@@ -111,7 +114,43 @@ export class AgentRuntime {
    * after a crash: subagents that were running are resumed, results already in the Inbox are not
    * asked for again, and Main's half-finished turn is completed from its log.
    */
-  async runTask(taskId: string, signal: AbortSignal = this.closing.signal): Promise<TaskRunResult> {
+  runTask(taskId: string, signal?: AbortSignal): Promise<TaskRunResult> {
+    const existing = this.runs.get(taskId);
+    if (existing) return existing.promise;
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    this.closing.signal.addEventListener('abort', abort, { once: true });
+    signal?.addEventListener('abort', abort, { once: true });
+    const promise = this.runMain(taskId, controller.signal).finally(() => {
+      this.runs.delete(taskId);
+      this.closing.signal.removeEventListener('abort', abort);
+      signal?.removeEventListener('abort', abort);
+    });
+    this.runs.set(taskId, { promise, controller });
+    return promise;
+  }
+
+  /** Whether this process is running the task's Main loop now. */
+  isRunning(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  /**
+   * Cancels a task: its Main loop and subagents stop, and the task and its open assignments are
+   * recorded as cancelled. Finished work (committed revisions, delivered results) stays.
+   */
+  async cancelTask(taskId: string): Promise<void> {
+    await this.host.coordinator.refresh();
+    const task = this.requireTask(taskId);
+    if (TERMINAL.has(task.status)) return;
+    this.runs.get(taskId)?.controller.abort();
+    for (const assignment of this.openAssignments(taskId)) this.subagents.get(assignment.id)?.controller.abort('cancelled');
+    await this.runs.get(taskId)?.promise.catch(() => undefined);
+    await this.host.coordinator.record({ type: 'task.finished', data: { taskId, outcome: 'cancelled', summary: 'cancelled by a person' } });
+    this.emit({ type: 'task_state', taskId, status: 'cancelled' });
+  }
+
+  private async runMain(taskId: string, signal: AbortSignal): Promise<TaskRunResult> {
     await this.host.coordinator.refresh();
     const task = this.requireTask(taskId);
     if (TERMINAL.has(task.status)) throw new CoworkError('invalid_transition', `task ${taskId} is already ${task.status}`, { taskId, status: task.status });
@@ -152,6 +191,11 @@ export class AgentRuntime {
         continue;
       }
       await this.host.coordinator.record({ type: 'task.waiting', data: { taskId, reason: 'awaiting_user' } });
+      // A message that arrived while the task was going to wait must not be stranded.
+      if ((await this.inbox.pending(taskId, MAIN)).length > 0) {
+        await this.host.coordinator.record({ type: 'task.resumed', data: { taskId } });
+        continue;
+      }
       this.emit({ type: 'task_state', taskId, status: 'waiting', detail: reply });
       return { status: 'waiting', reason: 'awaiting_user', reply };
     }

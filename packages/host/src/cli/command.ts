@@ -23,6 +23,8 @@ export interface LeafCommand {
   readonly details?: readonly string[];
   /** Names of the positional arguments, all required, in order (`ID`). */
   readonly positionals: readonly string[];
+  /** Name of a trailing list of arguments after the positionals (`ARGS...`), usually given after `--`. */
+  readonly rest?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   run(args: LeafArgs, context: CliContext): Promise<void>;
 }
@@ -42,6 +44,8 @@ export interface LeafArgs {
   /** A required option's value (the dispatcher already checked it is there). */
   required(name: string): string;
   flag(name: string): boolean;
+  /** The arguments after the declared positionals (empty unless the leaf declares `rest`). */
+  rest(): readonly string[];
 }
 
 /** What a running command gets: where to print, and the workspace it acts on. */

@@ -38,7 +38,7 @@ async function runLeaf(command: LeafCommand, path: readonly string[], argv: read
   if (positionals.length < command.positionals.length) {
     throw usageError(`${command.positionals[positionals.length]} is missing`, command, path);
   }
-  if (positionals.length > command.positionals.length) {
+  if (command.rest === undefined && positionals.length > command.positionals.length) {
     throw usageError(`unexpected argument ${JSON.stringify(positionals[command.positionals.length])}`, command, path);
   }
   for (const [name, spec] of Object.entries(command.options)) {
@@ -81,6 +81,7 @@ function leafArgs(command: LeafCommand, positionals: readonly string[], values: 
       return value;
     },
     flag: (name) => values[name] === true,
+    rest: () => positionals.slice(command.positionals.length),
   };
 }
 

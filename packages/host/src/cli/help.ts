@@ -11,6 +11,8 @@ export function usageLine(command: Command, path: readonly string[]): string {
     const text = optionText(name, spec, false);
     return spec.required ? text : `[${text}]`;
   });
+  // A trailing list goes after `--`, with the positionals before it (`-- CMD ARGS...`).
+  if (command.rest) return [...words, ...options, '--', ...command.positionals, command.rest].join(' ');
   return [...words, ...command.positionals, ...options].join(' ');
 }
 

@@ -1,7 +1,12 @@
 import { toCoworkError } from '../errors';
 import { group, type Command } from './command';
+import { isCommandExit } from './command-exit';
+import { jobsCommand } from './commands/jobs';
 import { pluginsCommand } from './commands/plugins';
 import { resourcesCommand } from './commands/resources';
+import { runCommand } from './commands/run';
+import { serveCommand } from './commands/serve';
+import { taskCommand, tasksCommand } from './commands/tasks';
 import { dispatch, wantsJson } from './dispatch';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { Output, type CliIo } from './output';
@@ -15,7 +20,11 @@ export type { CliIo } from './output';
 export const COMMANDS: Readonly<Record<string, Command>> = {
   plugins: pluginsCommand,
   resources: resourcesCommand,
-  // serve: serveCommand, -- `cowork serve` (the HTTP/WebSocket server) is added here by its own issue.
+  jobs: jobsCommand,
+  run: runCommand,
+  tasks: tasksCommand,
+  task: taskCommand,
+  serve: serveCommand,
 };
 
 /**
@@ -32,6 +41,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), com
     await dispatch(root, [], args, io, out);
     return EXIT.ok;
   } catch (thrown) {
+    // A command that printed its result and ends with its own code (`cowork run`: 6 waiting, 130 interrupted).
+    if (isCommandExit(thrown)) return thrown.exitCode;
     const error = toCoworkError(thrown);
     out.error(error);
     return exitCodeFor(error.code);

@@ -128,6 +128,16 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Name a program that exists: an executable on PATH, or a path to one (relative to the working directory). Commands are not run through a shell; use ["sh", "-c", "..."] for shell syntax.',
   },
+  unauthorized: {
+    status: 401,
+    retryable: false,
+    hint: 'Send `Authorization: Bearer <token>` (the token is COWORK_TOKEN, or the one `cowork serve` stored in <workspace>/server-token), or sign in with POST /api/session; a WebSocket may use a fresh ticket from POST /api/ws-tickets.',
+  },
+  forbidden_origin: {
+    status: 403,
+    retryable: false,
+    hint: "Call the server by the address it listens on (the Host header must name it or localhost) and only from its own pages (the Origin header, when sent, must be the server's own).",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

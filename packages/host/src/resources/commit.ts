@@ -1,7 +1,7 @@
 import type { RegisteredKind } from '../plugins/registry';
 import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } from '../store/records';
 import type { StoreTx } from '../store/store';
-import { applyOps } from './kind-ops';
+import { applyOpsSerialised } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent } from './revision-events';
 
@@ -11,7 +11,7 @@ export type Change =
   | { readonly action: 'restore'; readonly toRevision: number; readonly content: Json };
 
 export type CommitOutcome =
-  | { readonly ok: true; readonly revisions: RevisionRecord[]; readonly content: Json }
+  | { readonly ok: true; readonly revisions: RevisionRecord[]; readonly head: ResourceRecord }
   | { readonly ok: false; readonly currentRevision: number };
 
 /**
@@ -44,15 +44,16 @@ export async function commitChange(
       operator,
       createdAt: at,
     };
-    const snapshot = needsSnapshot(deps, kind, step.action, revision) ? step.content : undefined;
-    await tx.revisions.insert(record, snapshot);
+    if (needsSnapshot(deps, kind, step.action, revision)) await tx.revisions.insert(record, step.content, step.serialized);
+    else await tx.revisions.insert(record);
     revisions.push(record);
   }
-  const content = steps[steps.length - 1]?.content ?? resource.content;
+  const last = steps[steps.length - 1];
+  const content = last?.content ?? resource.content;
   // Compare-and-set: a store with weaker isolation than SQLite's still cannot commit twice.
-  const advanced = await tx.resources.advanceHead(resource.id, baseRevision, { revision, content, updatedAt: at });
+  const advanced = await tx.resources.advanceHead(resource.id, baseRevision, { revision, content, updatedAt: at, serialized: last?.serialized });
   if (!advanced) throw new Error(`resource ${resource.id} moved during its own write transaction`);
-  return { ok: true, revisions, content };
+  return { ok: true, revisions, head: { ...resource, revision, content, updatedAt: at } };
 }
 
 /** The events to publish once the transaction that made `revisions` is durable. */
@@ -71,6 +72,8 @@ interface Step {
   action: RevisionAction;
   op: Json;
   content: Json;
+  /** JSON text of `content` when already made; the store serialises it otherwise. */
+  serialized?: string;
 }
 
 function changeSteps(deps: ResourceDeps, kind: RegisteredKind, content: Json, change: Change): Step[] {
@@ -80,8 +83,9 @@ function changeSteps(deps: ResourceDeps, kind: RegisteredKind, content: Json, ch
   const steps: Step[] = [];
   let current = content;
   for (const op of change.ops) {
-    current = applyOps(kind, current, [op], deps.limits.maxContentBytes);
-    steps.push({ action: 'op', op, content: current });
+    const next = applyOpsSerialised(kind, current, [op], deps.limits.maxContentBytes);
+    current = next.content;
+    steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
   }
   return steps;
 }

@@ -37,8 +37,20 @@ export function checkId(value: unknown, field: string): string {
 
 /** Serialises a JSON value, refusing non-JSON values and anything over `maxBytes`. */
 export function checkJsonSize(value: unknown, maxBytes: number, field: string): number {
-  const text = serialise(value, field);
-  const bytes = Buffer.byteLength(text, 'utf8');
+  return Buffer.byteLength(serialiseChecked(value, maxBytes, field), 'utf8');
+}
+
+/**
+ * `JSON.stringify` of a value with the size limit applied; returns the text so that callers store
+ * it instead of serialising again. `trusted` skips the walk that refuses functions, undefined and
+ * non-finite numbers: for values a kind's pure `applyOp` produced, whose content schema is checked
+ * right after.
+ */
+export function serialiseChecked(value: unknown, maxBytes: number, field: string, trusted = false): string {
+  const text = trusted ? JSON.stringify(value) : serialise(value, field);
+  if (text === undefined) throw new CoworkError('invalid_input', `${field} must be a JSON value`, { field });
+  // A UTF-8 byte is at least one UTF-16 unit and at most three, so most texts skip the exact count.
+  const bytes = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
     throw new CoworkError('content_too_large', `${field} is ${bytes} bytes, over the limit of ${maxBytes}`, {
       field,
@@ -46,7 +58,7 @@ export function checkJsonSize(value: unknown, maxBytes: number, field: string): 
       limit: maxBytes,
     });
   }
-  return bytes;
+  return text;
 }
 
 function serialise(value: unknown, field: string): string {

@@ -1,7 +1,7 @@
 import { CoworkError, isCoworkError } from '../errors';
 import { callPlugin, schemaProblems, type RegisteredKind } from '../plugins/registry';
 import type { Json } from '../store/records';
-import { checkJsonSize } from './input-checks';
+import { checkJsonSize, serialiseChecked } from './input-checks';
 
 /**
  * The kind's side of a commit: op validation (schema, then the kind's own checks) and op
@@ -28,26 +28,41 @@ export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: nu
   return op as Json;
 }
 
+/** A content with its JSON text, made once and stored as it is. */
+export interface SerialisedContent {
+  readonly content: Json;
+  readonly serialized: string;
+}
+
 /** Checks a whole content against the kind's schema and the size limit. */
 export function validateContent(registered: RegisteredKind, content: unknown, maxBytes: number): Json {
-  checkJsonSize(content, maxBytes, 'content');
+  return validateSerialised(registered, content, maxBytes, false).content;
+}
+
+function validateSerialised(registered: RegisteredKind, content: unknown, maxBytes: number, trusted: boolean): SerialisedContent {
+  const serialized = serialiseChecked(content, maxBytes, 'content', trusted);
   if (!registered.validateContent(content)) {
     throw new CoworkError('invalid_content', `the content does not match the ${registered.kind.name} content schema`, {
       kind: registered.kind.name,
       problems: schemaProblems(registered.validateContent),
     });
   }
-  return content as Json;
+  return { content: content as Json, serialized };
 }
 
 /** Applies ops in order; the result is checked like any content. Throws without side effects. */
 export function applyOps(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): Json {
+  return applyOpsSerialised(registered, content, ops, maxBytes).content;
+}
+
+/** `applyOps`, also returning the new content's JSON text for storage. */
+export function applyOpsSerialised(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): SerialisedContent {
   let next = content;
   for (const op of ops) {
     next = callPlugin(registered.plugin, 'applyOp', () => registered.kind.applyOp(next, op));
   }
   try {
-    return validateContent(registered, next, maxBytes);
+    return validateSerialised(registered, next, maxBytes, true);
   } catch (error) {
     if (isCoworkError(error) && error.code === 'invalid_content') {
       // The ops were valid alone but produce content the kind does not allow: the op is at fault.

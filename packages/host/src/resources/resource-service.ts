@@ -18,6 +18,7 @@ import { commitChange, revisionEvents, type Change } from './commit';
 import { revisionConflict } from './conflict';
 import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
+import { HeadCache } from './head-cache';
 import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
 import { validateContent, validateOp } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
@@ -46,6 +47,7 @@ export class ResourceService implements ResourceApi {
   private readonly drafts: DraftService;
   /** A resource's kind never changes, so it is looked up once. */
   private readonly kindById = new Map<string, RegisteredKind>();
+  private readonly heads = new HeadCache();
 
   constructor(private readonly deps: ResourceDeps) {
     this.drafts = new DraftService(deps, (tx, id) => this.requireResource(tx, id), (id) => this.kindOf(id));
@@ -112,10 +114,11 @@ export class ResourceService implements ResourceApi {
         const prior = await tx.idempotency.get(key);
         if (prior !== undefined) return { recorded: prior as RecordedCommit, events: [] };
       }
-      const resource = await this.requireResource(tx, id);
+      const resource = await this.requireHead(tx, id);
       const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator);
       let recorded: RecordedCommit;
       if (outcome.ok) {
+        this.heads.set(outcome.head);
         recorded = { ok: true, revision: outcome.revisions[outcome.revisions.length - 1]!.revision };
       } else {
         const candidate = await keepCandidate(this.deps, tx, {
@@ -319,9 +322,10 @@ export class ResourceService implements ResourceApi {
     candidateId: string | null = null,
   ): Promise<CommitResult> {
     const outcome = await this.deps.store.transaction(async (tx) => {
-      const resource = await this.requireResource(tx, resourceId);
+      const resource = await this.requireHead(tx, resourceId);
       const change = await makeChange(tx, resource);
       const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator);
+      if (result.ok) this.heads.set(result.head);
       if (result.ok) await afterCommit?.(tx, result.revisions[result.revisions.length - 1]?.revision ?? resource.revision);
       return result;
     });
@@ -329,6 +333,13 @@ export class ResourceService implements ResourceApi {
     this.publish(revisionEvents(kind.kind.name, outcome.revisions));
     const last = outcome.revisions[outcome.revisions.length - 1];
     return { resourceId, revision: last ? last.revision : baseRevision };
+  }
+
+  /** The current head, from the cache when its revision is still current. */
+  private async requireHead(tx: StoreTx, id: string): Promise<ResourceRecord> {
+    const revision = await tx.resources.headRevision(id);
+    const cached = revision === undefined ? undefined : this.heads.get(id, revision);
+    return cached ?? this.requireResource(tx, id);
   }
 
   private async requireResource(tx: StoreTx, id: string): Promise<ResourceRecord> {

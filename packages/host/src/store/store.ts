@@ -51,6 +51,8 @@ export interface StoreTx {
 export interface ResourceRepo {
   insert(record: ResourceRecord): Promise<void>;
   get(id: string): Promise<ResourceRecord | undefined>;
+  /** Just the current revision (cheap): lets callers reuse a cached content of that revision. */
+  headRevision(id: string): Promise<number | undefined>;
   list(options?: { kind?: string; limit?: number }): Promise<ResourceRecord[]>;
   /**
    * Compare-and-set of the head: writes the new revision and content only if the stored revision is
@@ -59,7 +61,7 @@ export interface ResourceRepo {
   advanceHead(
     id: string,
     expectedRevision: number,
-    next: { revision: number; content: Json; updatedAt: string },
+    next: { revision: number; content: Json; updatedAt: string; serialized?: string },
   ): Promise<boolean>;
 }
 
@@ -74,8 +76,11 @@ export interface RevisionQuery {
 }
 
 export interface RevisionRepo {
-  /** Records a revision; `snapshot` (the full content after it) is stored when given. */
-  insert(record: RevisionRecord, snapshot?: Json): Promise<void>;
+  /**
+   * Records a revision; `snapshot` (the full content after it) is stored when given. `serialized`,
+   * when given, is `JSON.stringify(snapshot)` already made by the caller (it is not made twice).
+   */
+  insert(record: RevisionRecord, snapshot?: Json, serialized?: string): Promise<void>;
   list(resourceId: string, query?: RevisionQuery): Promise<RevisionRecord[]>;
   /** The newest stored snapshot at or before `revision`. */
   snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined>;

@@ -60,8 +60,8 @@ describe('cowork --help', () => {
     expect(unknown.stderr).toMatch(/^error invalid_input: unknown command "frobnicate"\. Usage: cowork <command>\. Run `cowork --help` for details\.\n/);
   });
 
-  it('takes a map of commands, so adding one (serve) is one entry', () => {
-    expect(Object.keys(COMMANDS)).toEqual(['plugins', 'resources']);
+  it('takes a map of commands, so adding one is one entry', () => {
+    expect(Object.keys(COMMANDS)).toEqual(expect.arrayContaining(['plugins', 'resources', 'jobs', 'run', 'tasks', 'task']));
   });
 });
 
@@ -78,6 +78,14 @@ describe('cowork plugins', () => {
           kinds: [{ name: 'text', description: expect.any(String), revisionSemantics: 'host' }],
           tools: [],
         },
+        {
+          // The host's own tools, registered like a plugin's.
+          name: 'jobs',
+          version: expect.any(String),
+          description: expect.any(String),
+          kinds: [],
+          tools: ['start_job', 'job_status', 'job_logs', 'cancel_job'].map((name) => ({ name, description: expect.any(String), permissions: [] })),
+        },
       ],
       problems: [],
     });
@@ -90,8 +98,8 @@ describe('cowork plugins', () => {
     const listed = await run('plugins', '--plugins', `${notesPlugin}, ./no-such-plugin`, '--json');
     expect(listed.code).toBe(0);
     const report = jsonOf<{ plugins: { name: string }[]; problems: { plugin: string; problems: string[] }[] }>(listed);
-    expect(report.plugins.map((p) => p.name)).toEqual(['text', 'notes']);
-    expect(report.plugins[1]).toEqual({
+    expect(report.plugins.map((p) => p.name)).toEqual(['text', 'jobs', 'notes']);
+    expect(report.plugins[2]).toEqual({
       name: 'notes',
       version: '2.1.0',
       description: 'Lists of short notes.',
@@ -109,7 +117,7 @@ describe('cowork plugins', () => {
   it('takes the common options before the command too, as the README writes it', async () => {
     const before = await runCli(['--plugins', notesPlugin, '--workspace', workspace, '--json', 'plugins']);
     expect(before.code).toBe(0);
-    expect(jsonOf<{ plugins: { name: string }[] }>(before).plugins.map((p) => p.name)).toEqual(['text', 'notes']);
+    expect(jsonOf<{ plugins: { name: string }[] }>(before).plugins.map((p) => p.name)).toEqual(['text', 'jobs', 'notes']);
   });
 
   it("uses a plugin's kind from COWORK_PLUGINS, and warns about plugins that failed to load", async () => {

@@ -13,19 +13,6 @@ import { CoworkError } from '../../errors';
  * `show` and `logs` report the true state of a job started by another process.
  */
 
-// Until command.ts declares a trailing argument list itself (see the jobs report), `start`
-// declares its `ARGS...` here; the dispatcher that supports it hands them over as `rest()`.
-declare module '../command' {
-  interface LeafCommand {
-    /** Name of a trailing list of arguments, usually given after `--`. */
-    readonly rest?: string;
-  }
-  interface LeafArgs {
-    /** The arguments after the declared positionals (leaves with `rest` only). */
-    rest?(): readonly string[];
-  }
-}
-
 const STREAMS: readonly LogStream[] = ['stdout', 'stderr'];
 const FOLLOW_POLL_MS = 200;
 
@@ -51,7 +38,7 @@ const start = leaf({
   },
   async run(args, context) {
     const command = args.positional('CMD');
-    const rest = args.rest?.() ?? [];
+    const rest = args.rest();
     const name = args.option('name');
     const cwd = args.option('cwd');
     const env = args.option('env');
@@ -127,16 +114,9 @@ export const jobsCommand = group({
   fallback: list,
 });
 
-/** Runs `fn` with a job service over the command's workspace (it does not watch: the command is short). */
+/** Runs `fn` with the job service of the command's workspace host. */
 function withJobs<T>(context: CliContext, fn: (service: JobService) => Promise<T>): Promise<T> {
-  return context.withHost(async (host) => {
-    const service = new JobService({ store: host.store, workspaceDir: host.workspaceDir });
-    try {
-      return await fn(service);
-    } finally {
-      await service.close();
-    }
-  });
+  return context.withHost((host) => fn(host.jobs));
 }
 
 /** Prints the log as it grows; the job is checked before each read, so its last output is printed. */

@@ -16,12 +16,14 @@ export class SqliteResourceRepo implements ResourceRepo {
   private readonly insertStmt: Statement;
   private readonly getStmt: Statement<[string], ResourceRow>;
   private readonly advanceStmt: Statement;
+  private readonly revisionStmt: Statement<[string], { revision: number }>;
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
       'INSERT INTO resources (id, kind, revision, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.getStmt = db.prepare('SELECT * FROM resources WHERE id = ?');
+    this.revisionStmt = db.prepare('SELECT revision FROM resources WHERE id = ?');
     this.advanceStmt = db.prepare(
       'UPDATE resources SET revision = ?, content = ?, updated_at = ? WHERE id = ? AND revision = ?',
     );
@@ -36,6 +38,10 @@ export class SqliteResourceRepo implements ResourceRepo {
     return row && toRecord(row);
   }
 
+  async headRevision(id: string): Promise<number | undefined> {
+    return this.revisionStmt.get(id)?.revision;
+  }
+
   async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
     const limit = options.limit ?? -1;
     const rows = options.kind
@@ -47,9 +53,10 @@ export class SqliteResourceRepo implements ResourceRepo {
   async advanceHead(
     id: string,
     expectedRevision: number,
-    next: { revision: number; content: Json; updatedAt: string },
+    next: { revision: number; content: Json; updatedAt: string; serialized?: string },
   ): Promise<boolean> {
-    const result = this.advanceStmt.run(next.revision, JSON.stringify(next.content), next.updatedAt, id, expectedRevision);
+    const text = next.serialized ?? JSON.stringify(next.content);
+    const result = this.advanceStmt.run(next.revision, text, next.updatedAt, id, expectedRevision);
     return result.changes === 1;
   }
 }

@@ -27,7 +27,7 @@ export class SqliteRevisionRepo implements RevisionRepo {
     );
   }
 
-  async insert(r: RevisionRecord, snapshot?: Json): Promise<void> {
+  async insert(r: RevisionRecord, snapshot?: Json, serialized?: string): Promise<void> {
     this.insertStmt.run(
       r.resourceId,
       r.revision,
@@ -35,7 +35,7 @@ export class SqliteRevisionRepo implements RevisionRepo {
       JSON.stringify(r.op),
       r.operator,
       r.createdAt,
-      snapshot === undefined ? null : JSON.stringify(snapshot),
+      snapshot === undefined ? null : (serialized ?? JSON.stringify(snapshot)),
     );
   }
 

@@ -1,0 +1,47 @@
+import { Host, isCoworkError } from '@cowork/host';
+import type { CommitAttempt, CommitTarget, SyncMode } from './commit-target';
+
+/**
+ * The protocol under test: `host.resources.commit` on a `text` resource, the path every edge (HTTP,
+ * WebSocket, MCP, CLI, agent tools) takes. A `revision_conflict` is the protocol's answer to a stale
+ * base, so it becomes a failed attempt; anything else is a real failure and ends the run.
+ */
+export class ProtocolTarget implements CommitTarget {
+  private constructor(private readonly host: Host) {}
+
+  static async open(dir: string, sync: SyncMode): Promise<ProtocolTarget> {
+    return new ProtocolTarget(await Host.open({ workspaceDir: dir, synchronous: sync }));
+  }
+
+  async tryCommit(resourceId: string, baseRevision: number, writer: string): Promise<CommitAttempt> {
+    try {
+      const result = await this.host.resources.commit(resourceId, {
+        baseRevision,
+        op: { type: 'append', text: 'x' },
+        operator: `agent:${writer}`,
+      });
+      return { ok: true, revision: result.revision };
+    } catch (error) {
+      if (!isCoworkError(error) || error.code !== 'revision_conflict') throw error;
+      const current = error.details.currentRevision;
+      if (typeof current !== 'number') throw new Error('revision_conflict without a numeric currentRevision', { cause: error });
+      return { ok: false, currentRevision: current };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.host.close();
+  }
+}
+
+/** Creates a workspace in `dir` with `count` empty `text` resources at revision 0; returns their ids. */
+export async function prepareProtocolWorkspace(dir: string, sync: SyncMode, count: number): Promise<string[]> {
+  const host = await Host.open({ workspaceDir: dir, synchronous: sync });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await host.resources.create({ kind: 'text', operator: 'human:bench' })).id);
+    return ids;
+  } finally {
+    await host.close();
+  }
+}

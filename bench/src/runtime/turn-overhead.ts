@@ -1,0 +1,140 @@
+/**
+ * The agent runtime's own cost per turn, and the time to build a context as the log grows.
+ *
+ * 1. Turn overhead: Main runs N turns, each one cheap tool call, against a model that answers at
+ *    once. Two model paths: an in-process provider (no network: pure runtime cost, i.e. delivery,
+ *    context building, saving the turn and the tool result with synchronous=FULL) and the scripted
+ *    OpenAI-compatible HTTP server on loopback (what a local model server adds at zero latency).
+ * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
+ *    newest messages within the budget and build the context. It should stay flat.
+ *
+ * Prints figures; asserts nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AgentRuntime,
+  Host,
+  OpenAiCompatibleProvider,
+  buildContext,
+  loadRecentContext,
+  reply,
+  startScriptedModelServer,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+} from '@cowork/host';
+import { summarizeLatencies } from '../stats';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 300);
+const SIZES = [100, 1_000, 10_000];
+const BUDGET_TOKENS = 24_000;
+
+/** Answers every turn at once: a tool call until the last turn, then `finish`. */
+class InstantProvider implements ModelProvider {
+  readonly name = 'instant';
+  readonly maxContextTokens = 32_000;
+  private turn = 0;
+
+  constructor(private readonly turns: number) {}
+
+  async complete(_request: ModelRequest): Promise<ModelResponse> {
+    this.turn++;
+    const done = this.turn >= this.turns;
+    const call = done
+      ? { id: `f${this.turn}`, name: 'finish', arguments: '{"summary":"done"}' }
+      : { id: `c${this.turn}`, name: 'list_resources', arguments: '{}' };
+    return {
+      message: { content: null, toolCalls: [call] },
+      finishReason: 'tool_calls',
+      usage: { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
+      model: 'instant',
+      latencyMs: 0,
+      attempts: 1,
+    };
+  }
+}
+
+async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-turns-'));
+  const host = await Host.open({ workspaceDir: dir });
+  const { provider, close } = await makeProvider();
+  const turnStarts: number[] = [];
+  const runtime = new AgentRuntime({
+    host,
+    provider,
+    maxOutputTokens: 1000,
+    onEvent: (e) => {
+      if (e.type === 'turn') turnStarts.push(performance.now());
+    },
+  });
+  try {
+    const taskId = await runtime.startTask('benchmark turns');
+    const started = performance.now();
+    await runtime.runTask(taskId);
+    turnStarts.push(performance.now());
+    const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i]!);
+    const s = summarizeLatencies(perTurn.slice(5)); // leave out warm-up turns
+    const total = performance.now() - started;
+    console.log(`${label.padEnd(34)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (total / 1000)).toFixed(0).padStart(8)}`);
+  } finally {
+    await runtime.close();
+    await close();
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function contextBuild(size: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-context-'));
+  const host = await Host.open({ workspaceDir: dir, synchronous: 'NORMAL' });
+  try {
+    const taskId = 'task_bench';
+    await host.store.transaction(async (tx) => {
+      for (let i = 0; i < size; i++) {
+        const message =
+          i % 2 === 0
+            ? { role: 'assistant', content: null, toolCalls: [{ id: `c${i}`, name: 'list_resources', arguments: '{}' }] }
+            : { role: 'tool', toolCallId: `c${i - 1}`, content: `result ${i} ${'x'.repeat(200)}` };
+        await tx.conversation.append({ taskId, agentId: 'main', turn: Math.floor(i / 2) + 1, message, sourceMessageId: null, createdAt: new Date().toISOString() });
+      }
+    });
+    const samples: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const start = performance.now();
+      const { messages, summary, omitted } = await loadRecentContext(host.store, taskId, 'main', BUDGET_TOKENS);
+      buildContext({ instructions: 'bench', memory: null, projection: null, summary, messages, omittedBefore: omitted, budgetTokens: BUDGET_TOKENS });
+      samples.push(performance.now() - start);
+    }
+    const s = summarizeLatencies(samples.slice(10));
+    console.log(`${String(size).padStart(8)} logged messages   p50 ${s.p50Ms.toFixed(2).padStart(7)} ms   p99 ${s.p99Ms.toFixed(2).padStart(7)} ms`);
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
+  console.log(`${'model'.padEnd(34)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}`);
+  await turnOverhead('in-process, zero latency', async () => ({ provider: new InstantProvider(TURNS), close: async () => undefined }));
+  await turnOverhead('HTTP scripted server on loopback', async () => {
+    let turn = 0;
+    const server = await startScriptedModelServer(() => {
+      turn++;
+      return turn >= TURNS
+        ? reply.toolCalls([{ name: 'finish', arguments: { summary: 'done' } }])
+        : reply.toolCalls([{ name: 'list_resources', arguments: {} }]);
+    });
+    const provider = new OpenAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'scripted', maxContextTokens: 32_000 });
+    return { provider, close: () => server.close() };
+  });
+  console.log(`\ncontext build (load the newest messages within a ${BUDGET_TOKENS}-token budget, then build), 50 samples each:`);
+  for (const size of SIZES) await contextBuild(size);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

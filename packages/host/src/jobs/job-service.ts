@@ -1,0 +1,237 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CoworkError } from '../errors';
+import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
+import type { Json, Operator } from '../store/records';
+import type { Store } from '../store/store';
+import { newId } from '../util/ids';
+import { checkJobInput, type StartJobInput } from './job-input';
+import { jobPaths, readJsonFile, writeJsonAtomic, type CancelFile, type JobSpec, type LogLimits, type LogStream } from './job-files';
+import { LogFollower, readRetainedLog, selectLines, type LogQuery, type LogSelection } from './job-logs';
+import { JobWatcher } from './job-watcher';
+import { launchSupervisor } from './launch';
+import { observe, signalJob } from './observe';
+import { judge } from './reconcile';
+
+export interface JobServiceOptions {
+  readonly store: Store;
+  readonly workspaceDir: string;
+  readonly now?: () => string;
+  /** Per stream: rotate at `maxBytes` (default 10 MiB), keep `keep` rotated files (default 2). */
+  readonly log?: Partial<LogLimits>;
+  /** Default time between SIGTERM and SIGKILL on cancel (default 5000 ms). */
+  readonly cancelGraceMs?: number;
+  /** How often running jobs are checked while the service watches (default 500 ms). */
+  readonly pollMs?: number;
+  /** How long `start` waits for the supervisor to report the command running (default 15 s). */
+  readonly startTimeoutMs?: number;
+  /** Called once for each job this service saw end. */
+  readonly onJobEnded?: (job: JobRecord) => void;
+  /** Called when a background check fails. */
+  readonly onBackgroundError?: (error: unknown) => void;
+}
+
+export interface StartOptions {
+  readonly operator?: Operator;
+  /** A repeated start with a known key returns the job it started instead of starting another. */
+  readonly idempotencyKey?: string;
+}
+
+export interface JobLogs extends LogSelection {
+  readonly jobId: string;
+  readonly stream: LogStream;
+}
+
+const DEFAULT_LOG: LogLimits = { maxBytes: 10 * 1024 * 1024, keep: 2 };
+/** How long `cancel` keeps waiting for the end after the SIGKILL was due. */
+const CANCEL_MARGIN_MS = 5000;
+const POLL_WHILE_CANCELLING_MS = 50;
+
+/**
+ * Durable background jobs. A job is a command run by a detached supervisor in its own process
+ * group, with its files in `<workspace>/jobs/<id>/`; it survives the host, and after a restart
+ * the host re-attaches by reading those files and checking the recorded process identities.
+ *
+ * Contract:
+ * - `start` resolves once the command runs and its pid and start time are recorded (or it ended).
+ * - Every read (`get`, `list`) reconciles running jobs first: an exit record ends a job with its
+ *   true code; a job whose processes are gone without one is `uncertain`, never `succeeded`.
+ *   A pid that now belongs to another process (start time differs) does not count as the job.
+ * - `cancel` records the request, SIGTERMs the command's process group and SIGKILLs it after the
+ *   grace period; it resolves when the job ended (`cancelled`) or the grace plus a margin passed.
+ */
+export class JobService {
+  private readonly store: Store;
+  private readonly workspaceDir: string;
+  private readonly now: () => string;
+  private readonly log: LogLimits;
+  private readonly cancelGraceMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly watcher: JobWatcher;
+
+  constructor(private readonly options: JobServiceOptions) {
+    this.store = options.store;
+    this.workspaceDir = resolve(options.workspaceDir);
+    this.now = options.now ?? (() => new Date().toISOString());
+    this.log = { ...DEFAULT_LOG, ...options.log };
+    if (!Number.isSafeInteger(this.log.maxBytes) || this.log.maxBytes < 1 || !Number.isSafeInteger(this.log.keep) || this.log.keep < 0) {
+      throw new CoworkError('invalid_input', 'log.maxBytes must be a positive integer and log.keep a non-negative one', { log: { ...this.log } });
+    }
+    this.cancelGraceMs = options.cancelGraceMs ?? 5000;
+    this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
+    this.watcher = new JobWatcher(() => this.reconcile(), options.pollMs ?? 500, options.onBackgroundError);
+  }
+
+  /** A service that reconciled every running job and watches them until `close()`. */
+  static async open(options: JobServiceOptions): Promise<JobService> {
+    const service = new JobService(options);
+    await service.reconcile();
+    service.watch();
+    return service;
+  }
+
+  async start(input: StartJobInput, options: StartOptions = {}): Promise<JobRecord> {
+    const checked = checkJobInput(this.workspaceDir, input);
+    const id = newId('job');
+    const record: JobRecord = {
+      id,
+      ...checked,
+      status: 'running',
+      pid: null,
+      pgid: null,
+      processStartTime: null,
+      supervisorPid: null,
+      supervisorStartTime: null,
+      exitCode: null,
+      signal: null,
+      error: null,
+      createdBy: options.operator ?? null,
+      createdAt: this.now(),
+      startedAt: null,
+      endedAt: null,
+      cancelRequestedAt: null,
+    };
+    // The record is durable before the process exists: a crash from here on leaves a job that
+    // reconciliation can judge, never a process the host does not know about.
+    const existing = await this.store.transaction(async (tx) => {
+      const key = options.idempotencyKey;
+      const prior = key === undefined ? undefined : await tx.idempotency.get(key);
+      if (isJobRef(prior)) return prior.jobId;
+      await tx.jobs.insert(record);
+      if (key !== undefined) await tx.idempotency.put(key, { jobId: id }, record.createdAt);
+      return undefined;
+    });
+    if (existing !== undefined) return this.get(existing);
+    const paths = jobPaths(this.workspaceDir, id);
+    mkdirSync(paths.dir, { recursive: true });
+    writeJsonAtomic(paths.spec, { id, ...checked, log: this.log, cancelGraceMs: this.cancelGraceMs } satisfies JobSpec);
+    const died = await launchSupervisor(paths, this.startTimeoutMs);
+    if (died !== undefined) await this.end(record, { status: 'failed', exitCode: null, signal: null, error: died, endedAt: this.now() });
+    return this.get(id);
+  }
+
+  /** The job, reconciled; `not_found` for an unknown id. */
+  async get(id: string): Promise<JobRecord> {
+    const record = await this.store.read((tx) => tx.jobs.get(id));
+    if (!record) throw new CoworkError('not_found', `no job ${JSON.stringify(id)}`, { jobId: id });
+    return this.refresh(record);
+  }
+
+  /** Jobs oldest first, running ones reconciled. */
+  async list(options: { status?: JobStatus; limit?: number } = {}): Promise<JobRecord[]> {
+    await this.reconcile();
+    return this.store.read((tx) => tx.jobs.list(options));
+  }
+
+  /** Lines of a job's stdout or stderr: the last `tail`, or the last `tail` that match `search`. */
+  async logs(id: string, query: LogQuery & { stream?: LogStream } = {}): Promise<JobLogs> {
+    const stream = query.stream ?? 'stdout';
+    const text = await this.readLog(id, stream);
+    return { jobId: id, stream, ...selectLines(text, query) };
+  }
+
+  /** The whole retained log of one stream, as text. */
+  async readLog(id: string, stream: LogStream): Promise<string> {
+    await this.get(id);
+    return readRetainedLog(jobPaths(this.workspaceDir, id).log(stream), this.keptLogs(id)).toString('utf8');
+  }
+
+  /** A reader of what a stream's log gains from now on (its first read returns the retained log). */
+  async followLog(id: string, stream: LogStream): Promise<LogFollower> {
+    await this.get(id);
+    return new LogFollower(jobPaths(this.workspaceDir, id).log(stream), this.keptLogs(id));
+  }
+
+  async cancel(id: string, options: { graceMs?: number } = {}): Promise<JobRecord> {
+    const record = await this.get(id);
+    if (record.status !== 'running') return record;
+    const graceMs = options.graceMs ?? this.cancelGraceMs;
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+      throw new CoworkError('invalid_input', 'graceMs must be a non-negative integer', { field: 'graceMs', received: graceMs });
+    }
+    const at = this.now();
+    writeJsonAtomic(jobPaths(this.workspaceDir, id).cancel, { graceMs, requestedAt: at } satisfies CancelFile);
+    await this.store.transaction((tx) => tx.jobs.requestCancel(id, at));
+    const marked = await this.get(id);
+    if (marked.status !== 'running') return marked;
+    const kill = signalJob(marked);
+    const killAt = Date.now() + graceMs;
+    const giveUpAt = killAt + CANCEL_MARGIN_MS;
+    for (;;) {
+      const current = await this.get(id);
+      if (current.status !== 'running' || Date.now() >= giveUpAt) return current;
+      if (Date.now() >= killAt) kill?.();
+      await delay(POLL_WHILE_CANCELLING_MS);
+    }
+  }
+
+  /** Reconciles every running job (at start, and on each watcher tick). */
+  async reconcile(): Promise<void> {
+    const running = await this.store.read((tx) => tx.jobs.list({ status: 'running' }));
+    for (const record of running) await this.refresh(record);
+  }
+
+  /** Starts polling running jobs, so that exits are noticed while nobody asks. */
+  watch(): void {
+    this.watcher.start();
+  }
+
+  /** Stops watching (waiting for a check in flight). Jobs keep running; a later service re-attaches to them. */
+  async close(): Promise<void> {
+    await this.watcher.stop();
+  }
+
+  private async refresh(record: JobRecord): Promise<JobRecord> {
+    if (record.status !== 'running') return record;
+    const now = this.now();
+    const seen = observe(record, jobPaths(this.workspaceDir, record.id), Date.parse(now));
+    let current = record;
+    if (seen.identity) {
+      const identity = seen.identity;
+      await this.store.transaction((tx) => tx.jobs.setProcess(record.id, identity));
+      current = { ...record, ...identity };
+    }
+    const end = judge(current, seen, now);
+    return end ? this.end(current, end) : current;
+  }
+
+  /** How many rotated files the job's logs keep: its own spec's limits, which may predate this service's. */
+  private keptLogs(id: string): number {
+    return readJsonFile<JobSpec>(jobPaths(this.workspaceDir, id).spec)?.log.keep ?? this.log.keep;
+  }
+
+  private async end(record: JobRecord, end: JobEnd): Promise<JobRecord> {
+    const changed = await this.store.transaction((tx) => tx.jobs.finish(record.id, end));
+    const stored = (await this.store.read((tx) => tx.jobs.get(record.id))) ?? record;
+    if (changed) this.options.onJobEnded?.(stored);
+    return stored;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
+}
+
+function isJobRef(value: Json | undefined): value is { jobId: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.jobId === 'string';
+}

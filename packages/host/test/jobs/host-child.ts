@@ -1,0 +1,25 @@
+/**
+ * A host the restart test SIGKILLs: it opens the workspace, starts one job that prints
+ * `line1` ... `line<seconds>`, one a second, then exits 7, and prints `started <jobId>` once
+ * `start` resolved (the job's process is recorded). Then it watches until it is killed.
+ *
+ * Usage: node --import tsx host-child.ts <workspaceDir> <seconds>
+ */
+import { JobService } from '../../src/jobs/job-service';
+import { openWorkspaceStore } from '../../src/store/open-store';
+
+async function main(): Promise<void> {
+  const [workspaceDir, seconds] = process.argv.slice(2);
+  if (!workspaceDir || !seconds) throw new Error('usage: host-child.ts <workspaceDir> <seconds>');
+  const store = openWorkspaceStore(workspaceDir);
+  const jobs = await JobService.open({ store, workspaceDir });
+  const script = `i=1; while [ $i -le ${Number(seconds)} ]; do echo line$i; sleep 1; i=$((i+1)); done; exit 7`;
+  const job = await jobs.start({ command: 'sh', args: ['-c', script], name: 'countdown' });
+  process.stdout.write(`started ${job.id}\n`);
+  setInterval(() => undefined, 60_000);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+/**
+ * Invariant: the job tools pass the plugin loader's checks, drive the job service, and report a
+ * call that failed (an unknown command, an unknown job) as an `isError` result carrying the coded
+ * error, not as a thrown exception.
+ */
+import { definePlugin } from '../../src/plugins/define-plugin';
+import { PluginRegistry } from '../../src/plugins/registry';
+import type { ToolContext, ToolDefinition } from '../../src/plugins/types';
+import { jobTools } from '../../src/jobs/job-tools';
+import type { Json } from '../../src/store/records';
+import { jobsFixture, waitFor, type JobsFixture } from './job-harness';
+
+let fx: JobsFixture;
+let tools: Map<string, ToolDefinition>;
+beforeEach(async () => {
+  fx = await jobsFixture();
+  tools = new Map(jobTools(fx.service).map((tool) => [tool.name, tool]));
+});
+afterEach(async () => {
+  await fx.dispose();
+});
+
+function call(name: string, input: Json, idempotencyKey?: string): Promise<{ content: Json; isError?: boolean }> {
+  const context: ToolContext = {
+    operator: 'agent:worker',
+    idempotencyKey,
+    signal: new AbortController().signal,
+    host: { workspaceDir: fx.dir, resources: undefined as never },
+  };
+  return tools.get(name)!.handler(input, context);
+}
+
+describe('job tools', () => {
+  it('pass the loader checks', () => {
+    const registry = new PluginRegistry();
+    const plugin = definePlugin({ name: 'jobs', version: '0.1.0', tools: jobTools(fx.service) });
+    expect(registry.check(plugin)).toEqual([]);
+    expect([...tools.keys()]).toEqual(['start_job', 'job_status', 'job_logs', 'cancel_job']);
+  });
+
+  it('start, watch, read and cancel a job', async () => {
+    const started = await call('start_job', { command: 'sh', args: ['-c', 'echo ready; echo warn >&2; exec sleep 30'], name: 'server' }, 'k1');
+    expect(started).toEqual({ content: expect.objectContaining({ status: 'running', name: 'server', exitCode: null }) });
+    const id = (started.content as { id: string }).id;
+    expect((await call('start_job', { command: 'true' }, 'k1')).content).toMatchObject({ id });
+
+    expect((await call('job_status', { jobId: id })).content).toMatchObject({ id, status: 'running', pid: expect.any(Number) });
+    expect((await call('job_status', {})).content).toEqual({ jobs: [expect.objectContaining({ id })] });
+    const logs = await waitFor(
+      () => call('job_logs', { jobId: id, search: 'rea' }),
+      (result) => (result.content as { matches: number }).matches === 1,
+    );
+    expect(logs.content).toMatchObject({ status: 'running', stream: 'stdout', lines: [{ n: 1, text: 'ready' }] });
+    expect((await call('job_logs', { jobId: id, stream: 'stderr' })).content).toMatchObject({ lines: [{ n: 1, text: 'warn' }] });
+
+    expect((await call('cancel_job', { jobId: id, graceMs: 2000 })).content).toMatchObject({ id, status: 'cancelled' });
+  });
+
+  it('report failures as error results with the code', async () => {
+    expect(await call('start_job', { command: 'no-such-command-4711' })).toMatchObject({
+      isError: true,
+      content: { error: { code: 'command_not_found', hint: expect.any(String) } },
+    });
+    for (const name of ['job_status', 'job_logs', 'cancel_job']) {
+      expect(await call(name, { jobId: 'job_nope' })).toMatchObject({ isError: true, content: { error: { code: 'not_found' } } });
+    }
+  });
+});
