@@ -21,6 +21,7 @@ import {
   loadRecentContext,
   reply,
   startScriptedModelServer,
+  type Json,
   type ModelProvider,
   type ModelRequest,
   type ModelResponse,
@@ -93,7 +94,7 @@ async function contextBuild(size: number): Promise<void> {
     const taskId = 'task_bench';
     await host.store.transaction(async (tx) => {
       for (let i = 0; i < size; i++) {
-        const message =
+        const message: Json =
           i % 2 === 0
             ? { role: 'assistant', content: null, toolCalls: [{ id: `c${i}`, name: 'list_resources', arguments: '{}' }] }
             : { role: 'tool', toolCallId: `c${i - 1}`, content: `result ${i} ${'x'.repeat(200)}` };
