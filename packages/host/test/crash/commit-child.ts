@@ -8,7 +8,8 @@
  *
  * The child loads its modules, then waits for a line `go` on stdin before it opens the workspace:
  * the parent starts the next child while it is still checking the last one, and the slow part of a
- * start (loading TypeScript through tsx) overlaps that work. Without `go` (stdin closed) it exits.
+ * start (loading TypeScript through tsx) overlaps that work. It exits when stdin closes (the parent
+ * is gone).
  *
  * Lines on stdout:
  * - `ready <head>`: the host is open and the resource is at revision <head>;
@@ -19,6 +20,7 @@
  *
  * Each token is `<tag>.<n>[a|b];`, unique across runs as long as each run gets its own tag.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Host } from '../../src/host';
 
 const OPERATOR = 'agent:child';
@@ -30,8 +32,10 @@ const EVENT_EVERY = 4;
 async function main(): Promise<void> {
   const [workspaceDir, resourceId, tag] = process.argv.slice(2);
   if (!workspaceDir || !resourceId || !tag) throw new Error('usage: commit-child.ts <workspaceDir> <resourceId> <tag>');
-  process.stdout.on('error', () => process.exit(0)); // the parent is gone
-  if (!(await goSignal())) return;
+  // The parent is gone when our stdin ends or a write to stdout fails: stop rather than commit on.
+  process.stdin.once('end', () => process.exit(0));
+  process.stdout.on('error', () => process.exit(0));
+  await goSignal();
   const host = await Host.open({ workspaceDir });
   let head = (await host.resources.get(resourceId)).revision;
   await emit(`ready ${head}`);
@@ -50,6 +54,9 @@ async function main(): Promise<void> {
       const event = await host.coordinator.record({ type: 'task.created', data: { taskId, request: `crash test ${tag} step ${n}` } });
       await emit(`event ${event.seq} ${taskId}`);
     }
+    // better-sqlite3 is synchronous, so without this the loop would run on microtasks alone and
+    // never see stdin closing or a failed write.
+    await yieldToEventLoop();
   }
 }
 
@@ -62,18 +69,17 @@ async function commitThroughDraft(host: Host, resourceId: string, head: number, 
   return (await host.resources.acceptCandidate(candidate.id, { operator: 'human:main' })).revision;
 }
 
-/** Resolves true on a `go` line on stdin, false when stdin ends first. */
-function goSignal(): Promise<boolean> {
+/** Resolves on a `go` line on stdin. */
+function goSignal(): Promise<void> {
   return new Promise((resolve) => {
     let received = '';
     const onData = (chunk: string): void => {
       received += chunk;
       if (!received.split('\n').includes('go')) return;
-      process.stdin.off('data', onData).off('end', onEnd).pause();
-      resolve(true);
+      process.stdin.off('data', onData);
+      resolve();
     };
-    const onEnd = (): void => resolve(false);
-    process.stdin.setEncoding('utf8').on('data', onData).once('end', onEnd);
+    process.stdin.setEncoding('utf8').on('data', onData);
   });
 }
 

@@ -20,6 +20,7 @@ const MAX_KILL_DELAY_MS = 80;
 const COMMITS_AFTER_KILL = 3;
 /** Pause between the survivor's commits. */
 const PACE_MS = 2;
+const LOAD_AHEAD = 2;
 
 describe('crash next to a live writer', () => {
   const workspace = tempDir('cowork-crash-live-');
@@ -48,10 +49,11 @@ describe('crash next to a live writer', () => {
       running.add(child);
       return child;
     };
-    let next = start(0);
+    // Children load their code LOAD_AHEAD rounds early; they touch nothing until `go()`.
+    const queue = Array.from({ length: LOAD_AHEAD }, (_, i) => start(i));
     for (let round = 0; round < ROUNDS; round += 1) {
-      const child = next;
-      if (round + 1 < ROUNDS) next = start(round + 1);
+      const child = queue.shift()!;
+      if (round + LOAD_AHEAD < ROUNDS) queue.push(start(round + LOAD_AHEAD));
       const killDelay = Math.floor(random() * (MAX_KILL_DELAY_MS + 1));
       try {
         child.go();
@@ -83,6 +85,9 @@ describe('crash next to a live writer', () => {
     } finally {
       await check.close();
     }
+    // The survivor's own state, folded from its appends and the children's, agrees with the log too.
+    await live.coordinator.refresh();
+    await verifyEvents(live, [...events, ...writer.events]);
     console.info(
       `live-writer crash test: ${ROUNDS} kills, ${childCommits.length} child and ${writer.commits.length} survivor changes acknowledged`,
     );

@@ -27,6 +27,9 @@ describe('SQLite store', () => {
     expect(await pragmas(normal)).toEqual(['wal', 1]);
     await full.close();
     await normal.close();
+    // A mistyped mode is refused instead of silently becoming NORMAL or OFF.
+    expect(() => new SqliteStore({ path: path(), synchronous: 'FUL' as never })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    expect(() => new SqliteStore({ path: path(), synchronous: 'OFF' as never })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
   });
 
   it('applies each migration once and records its version', async () => {

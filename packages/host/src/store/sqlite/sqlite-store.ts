@@ -12,6 +12,7 @@ import { SqliteDraftRepo } from './repos/draft-repo';
 import { SqliteEventRepo } from './repos/event-repo';
 import { SqliteIdempotencyRepo } from './repos/idempotency-repo';
 import { SqliteJobRepo } from './repos/job-repo';
+import { SqliteMonitorRepo } from './repos/monitor-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -52,12 +53,20 @@ export class SqliteStore implements Store {
 
   constructor(options: SqliteStoreOptions) {
     const synchronous = options.synchronous ?? 'FULL';
+    // Checked at run time too: a mistyped mode from configuration must not silently weaken durability.
+    if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
+      throw new CoworkError('invalid_input', `synchronous must be "FULL" or "NORMAL", not ${JSON.stringify(synchronous)}`, { field: 'synchronous' });
+    }
     this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: 0 }));
     // Opening and migrating may meet another process's write lock: wait for it synchronously, once.
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
-    this.db.pragma('journal_mode = WAL');
+    const journal = this.db.pragma('journal_mode = WAL', { simple: true });
+    if (journal !== 'wal') {
+      this.db.close();
+      throw new CoworkError('store_failed', `the workspace database cannot use WAL journaling here (got ${String(journal)}); put the workspace on a local disk`, { journalMode: String(journal) });
+    }
     this.db.pragma(`synchronous = ${synchronous}`);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
@@ -82,6 +91,7 @@ export class SqliteStore implements Store {
       compactions: new SqliteCompactionRepo(this.db),
       modelCalls: new SqliteModelCallRepo(this.db),
       jobs: new SqliteJobRepo(this.db),
+      monitors: new SqliteMonitorRepo(this.db),
     };
   }
 
