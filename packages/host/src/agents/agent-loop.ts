@@ -11,6 +11,7 @@ import { loadRecentContext, PAGE } from './context-loader';
 import { asJson, toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
 import type { Inbox } from './inbox';
+import { recordModelCall } from './model-calls';
 
 /** Progress a loop reports as it goes (the CLI and live clients show it). */
 export type LoopEvent =
@@ -141,18 +142,7 @@ export class AgentLoop {
     };
     await s.store.transaction(async (tx) => {
       const at = s.now().toISOString();
-      await tx.modelCalls.insert({
-        taskId: s.taskId,
-        agentId: s.agentId,
-        turn,
-        model: response.model,
-        inputTokens: response.usage.inputTokens,
-        outputTokens: response.usage.outputTokens,
-        finishReason: response.finishReason,
-        latencyMs: response.latencyMs,
-        attempts: response.attempts,
-        createdAt: at,
-      });
+      await recordModelCall(tx, { taskId: s.taskId, agentId: s.agentId, turn, at }, response);
       await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(assistant), sourceMessageId: null, createdAt: at });
     });
     s.onEvent?.({

@@ -3,6 +3,7 @@ import type { ChatMessage, ModelProvider } from '../models/types';
 import type { ConversationRecord } from '../store/agent-records';
 import type { Store } from '../store/store';
 import { toChatMessage } from './conversation';
+import { recordModelCall } from './model-calls';
 
 export interface CompactionRequest {
   readonly store: Store;
@@ -53,18 +54,7 @@ export async function compactConversation(request: CompactionRequest): Promise<{
   const messages = summarised.map(toChatMessage);
   await store.transaction(async (tx) => {
     const at = request.now().toISOString();
-    await tx.modelCalls.insert({
-      taskId,
-      agentId,
-      turn: last.turn,
-      model: response.model,
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      finishReason: response.finishReason,
-      latencyMs: response.latencyMs,
-      attempts: response.attempts,
-      createdAt: at,
-    });
+    await recordModelCall(tx, { taskId, agentId, turn: last.turn, at }, response);
     await tx.compactions.insert({
       taskId,
       agentId,

@@ -10,9 +10,8 @@ export function pluginAgentTool(registered: RegisteredTool, operator: Operator, 
   return {
     spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
     run: async (input, call) => {
-      const result = await callPlugin(plugin, `tool ${tool.name}`, () =>
-        tool.handler(input, { operator, idempotencyKey: call.idempotencyKey, signal: call.signal, host }),
-      );
+      const context = { operator, idempotencyKey: call.idempotencyKey, taskId: call.taskId, agentId: call.agentId, signal: call.signal, host };
+      const result = await callPlugin(plugin, `tool ${tool.name}`, () => tool.handler(input, context));
       return { content: result.content as Json, isError: result.isError };
     },
   };
