@@ -54,6 +54,8 @@ export interface JobRecord {
   /** Why the job failed without an exit code (the command could not be started), or was judged uncertain. */
   readonly error: string | null;
   readonly createdBy: Operator | null;
+  /** The task whose agent started the job (null for a person or an embedder); the completion gate counts it. */
+  readonly taskId: string | null;
   readonly createdAt: string;
   readonly startedAt: string | null;
   readonly endedAt: string | null;
@@ -64,7 +66,7 @@ export interface JobRepo {
   insert(record: JobRecord): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
   /** Oldest first. */
-  list(options?: { status?: JobStatus; limit?: number }): Promise<JobRecord[]>;
+  list(options?: { status?: JobStatus; taskId?: string; limit?: number }): Promise<JobRecord[]>;
   /** Records the processes of a running job; returns false when the job is no longer running. */
   setProcess(id: string, identity: JobProcessIdentity): Promise<boolean>;
   /** Marks a running job's cancel request; returns false when it is not running or already marked. */

@@ -11,6 +11,7 @@ import type {
 } from './records';
 import type { CompactionRepo, ConversationRepo, InboxRepo, ModelCallRepo } from './agent-records';
 import type { JobRepo } from './job-records';
+import type { MonitorRepo } from './monitor-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -46,6 +47,7 @@ export interface StoreTx {
   readonly compactions: CompactionRepo;
   readonly modelCalls: ModelCallRepo;
   readonly jobs: JobRepo;
+  readonly monitors: MonitorRepo;
 }
 
 export interface ResourceRepo {

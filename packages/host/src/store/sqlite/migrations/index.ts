@@ -3,10 +3,11 @@ import { CoworkError } from '../../../errors';
 import { kernelMigration } from './001-kernel';
 import { agentsMigration } from './002-agents';
 import { jobsMigration } from './003-jobs';
+import { monitorsMigration } from './004-monitors';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */
-export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration];
+export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

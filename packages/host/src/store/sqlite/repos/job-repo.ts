@@ -20,6 +20,7 @@ interface JobRow {
   signal: string | null;
   error: string | null;
   created_by: string | null;
+  task_id: string | null;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -36,8 +37,8 @@ export class SqliteJobRepo implements JobRepo {
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO jobs (id, name, command, args, cwd, env, status, pid, pgid, process_start_time, supervisor_pid,
-         supervisor_start_time, exit_code, signal, error, created_by, created_at, started_at, ended_at, cancel_requested_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         supervisor_start_time, exit_code, signal, error, created_by, created_at, started_at, ended_at, cancel_requested_at, task_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.getStmt = db.prepare('SELECT * FROM jobs WHERE id = ?');
     this.setProcessStmt = db.prepare(
@@ -74,6 +75,7 @@ export class SqliteJobRepo implements JobRepo {
       j.startedAt,
       j.endedAt,
       j.cancelRequestedAt,
+      j.taskId,
     );
   }
 
@@ -82,12 +84,19 @@ export class SqliteJobRepo implements JobRepo {
     return row && toRecord(row);
   }
 
-  async list(options: { status?: JobStatus; limit?: number } = {}): Promise<JobRecord[]> {
-    const limit = options.limit ?? -1;
-    const rows = options.status
-      ? this.db.prepare('SELECT * FROM jobs WHERE status = ? ORDER BY rowid LIMIT ?').all(options.status, limit)
-      : this.db.prepare('SELECT * FROM jobs ORDER BY rowid LIMIT ?').all(limit);
-    return (rows as JobRow[]).map(toRecord);
+  async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (options.status !== undefined) {
+      where.push('status = ?');
+      params.push(options.status);
+    }
+    if (options.taskId !== undefined) {
+      where.push('task_id = ?');
+      params.push(options.taskId);
+    }
+    const sql = `SELECT * FROM jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rowid LIMIT ?`;
+    return (this.db.prepare(sql).all(...params, options.limit ?? -1) as JobRow[]).map(toRecord);
   }
 
   async setProcess(id: string, p: JobProcessIdentity): Promise<boolean> {
@@ -122,6 +131,7 @@ function toRecord(row: JobRow): JobRecord {
     signal: row.signal,
     error: row.error,
     createdBy: row.created_by as Operator | null,
+    taskId: row.task_id,
     createdAt: row.created_at,
     startedAt: row.started_at,
     endedAt: row.ended_at,
