@@ -33,6 +33,8 @@ export interface JobServiceOptions {
 
 export interface StartOptions {
   readonly operator?: Operator;
+  /** The task the job belongs to (an agent's tool call); its completion gate waits for the job. */
+  readonly taskId?: string;
   /** A repeated start with a known key returns the job it started instead of starting another. */
   readonly idempotencyKey?: string;
 }
@@ -106,6 +108,7 @@ export class JobService {
       signal: null,
       error: null,
       createdBy: options.operator ?? null,
+      taskId: options.taskId ?? null,
       createdAt: this.now(),
       startedAt: null,
       endedAt: null,
@@ -138,7 +141,7 @@ export class JobService {
   }
 
   /** Jobs oldest first, running ones reconciled. */
-  async list(options: { status?: JobStatus; limit?: number } = {}): Promise<JobRecord[]> {
+  async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
     await this.reconcile();
     return this.store.read((tx) => tx.jobs.list(options));
   }

@@ -40,7 +40,7 @@ function startJob(service: JobService): ToolDefinition<{ command: string; args?:
     },
     permissions: [],
     handler: (input, context) =>
-      asResult(async () => jobView(await service.start(input, { operator: context.operator, idempotencyKey: context.idempotencyKey }))),
+      asResult(async () => jobView(await service.start(input, { operator: context.operator, taskId: context.taskId, idempotencyKey: context.idempotencyKey }))),
   });
 }
 

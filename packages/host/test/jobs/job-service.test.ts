@@ -91,7 +91,8 @@ describe('jobs', () => {
     const ended: JobRecord[] = [];
     const watching = fx.reopen({ pollMs: 50, onJobEnded: (job) => ended.push(job) });
     watching.watch();
-    const job = await fx.service.start({ command: 'sh', args: ['-c', 'exit 3'] });
+    // The command outlives start(): an instant exit could be reconciled by start's own read instead.
+    const job = await fx.service.start({ command: 'sh', args: ['-c', 'sleep 0.5; exit 3'] });
     await waitFor(() => ended, (list) => list.length > 0);
     expect(ended).toEqual([expect.objectContaining({ id: job.id, status: 'failed', exitCode: 3 })]);
     expect(existsSync(join(fx.dir, 'jobs', job.id, 'exit.json'))).toBe(true);

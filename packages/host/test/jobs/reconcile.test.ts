@@ -26,6 +26,7 @@ const running: JobRecord = {
   signal: null,
   error: null,
   createdBy: null,
+  taskId: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   startedAt: '2026-01-01T00:00:00.500Z',
   endedAt: null,
