@@ -138,6 +138,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "Call the server by the address it listens on (the Host header must name it or localhost) and only from its own pages (the Origin header, when sent, must be the server's own).",
   },
+  unknown_format: {
+    status: 404,
+    retryable: false,
+    hint: "Ask for one of the formats the resource's kind exports (`details.formats`).",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

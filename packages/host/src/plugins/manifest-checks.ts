@@ -45,8 +45,25 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
   if (kind.validateOp !== undefined && typeof kind.validateOp !== 'function') {
     problems.push(`${where}: validateOp must be a function when given`);
   }
+  problems.push(...checkExports(kind, where));
   problems.push(...checkSchema(ajv, kind.contentSchema, `${where}: contentSchema`));
   problems.push(...checkSchema(ajv, kind.opSchema, `${where}: opSchema`));
+  return problems;
+}
+
+const FORMAT_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+function checkExports(kind: ResourceKind, where: string): string[] {
+  if (kind.exports === undefined) return [];
+  if (typeof kind.exports !== 'object' || kind.exports === null) return [`${where}: exports must be an object of formats`];
+  const problems: string[] = [];
+  for (const [name, format] of Object.entries(kind.exports)) {
+    const at = `${where}: export ${JSON.stringify(name)}`;
+    if (!FORMAT_NAME.test(name)) problems.push(`${at}: the format name must be lower-case letters, digits, - or _`);
+    if (typeof format?.mediaType !== 'string' || !format.mediaType.includes('/')) problems.push(`${at}: mediaType must be a media type like application/pdf`);
+    if (typeof format?.extension !== 'string' || format.extension === '') problems.push(`${at}: extension must be a non-empty string`);
+    if (typeof format?.export !== 'function') problems.push(`${at}: export must be a function`);
+  }
   return problems;
 }
 

@@ -119,6 +119,15 @@ export function callPlugin<T>(plugin: string, action: string, fn: () => T): T {
   }
 }
 
+/** `callPlugin` for plugin code that returns a promise. */
+export async function callPluginAsync<T>(plugin: string, action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw attributeToPlugin(error, plugin, action);
+  }
+}
+
 function attributeToPlugin(error: unknown, plugin: string, action: string): CoworkError {
   if (isCoworkError(error)) {
     // A rejection is the plugin doing its job: keep it as the caller's error.

@@ -40,6 +40,8 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
   summarize(content: Content): string;
   /** A compact, human-readable description of what changed between two contents. */
   diff(before: Content, after: Content): string;
+  /** The formats this kind exports to, by name (`pptx`, `pdf`, `zip`); see ./exports.ts. */
+  readonly exports?: Readonly<Record<string, import('./exports').ExportFormat<Content>>>;
 }
 
 /** What a tool needs granted before it may run; resource access is per kind. */
@@ -57,6 +59,9 @@ export interface ToolContext {
   readonly operator: Operator;
   /** Key that makes a repeated call (after a crash) return the first call's result. */
   readonly idempotencyKey?: string;
+  /** The task and agent making the call, when an agent makes it: what the tool starts belongs to them. */
+  readonly taskId?: string;
+  readonly agentId?: string;
   readonly signal: AbortSignal;
   /** The host's services a tool may use. */
   readonly host: ToolHostApi;

@@ -63,6 +63,14 @@ export const textKind = defineKind<TextContent, TextOp>({
     return `text, ${text.length} characters in ${lines} line${lines === 1 ? '' : 's'}:\n${head}`;
   },
   diff: (before, after) => lineDiff(before.text, after.text),
+  exports: {
+    txt: {
+      mediaType: 'text/plain; charset=utf-8',
+      extension: 'txt',
+      description: 'The text as a UTF-8 file.',
+      export: async (content) => new TextEncoder().encode(content.text),
+    },
+  },
 });
 
 function opShape(type: string, properties: Record<string, object>): object {
