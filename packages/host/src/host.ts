@@ -2,12 +2,15 @@ import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
 import { jobTools } from './jobs/job-tools';
+import { MonitorService } from './monitors/monitor-service';
+import { monitorTools } from './monitors/monitor-tools';
 import { definePlugin } from './plugins/define-plugin';
 import { textPlugin } from './plugins/builtin/text-plugin';
 import { loadPlugins, registerPlugins } from './plugins/loader';
 import { PluginRegistry, type PluginProblem } from './plugins/registry';
 import type { PluginDefinition } from './plugins/types';
 import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from './resources/resource-deps';
+import { ExportService } from './resources/export-service';
 import { ResourceService } from './resources/resource-service';
 import { RevisionEvents } from './resources/revision-events';
 import { openWorkspaceStore } from './store/open-store';
@@ -40,9 +43,13 @@ export class Host {
   readonly store: Store;
   readonly registry: PluginRegistry;
   readonly resources: ResourceService;
+  /** Each kind's export formats (pptx, pdf, step, ...). */
+  readonly exports: ExportService;
   readonly coordinator: Coordinator;
   /** Background processes that survive the host (see src/jobs). */
   readonly jobs: JobService;
+  /** Deterministic checks that post to an agent's Inbox when what they observe changes (see src/monitors). */
+  readonly monitors: MonitorService;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
 
@@ -53,14 +60,17 @@ export class Host {
     resources: ResourceService;
     coordinator: Coordinator;
     jobs: JobService;
+    monitors: MonitorService;
     pluginProblems: PluginProblem[];
   }) {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
     this.registry = parts.registry;
     this.resources = parts.resources;
+    this.exports = new ExportService(parts.resources, parts.registry);
     this.coordinator = parts.coordinator;
     this.jobs = parts.jobs;
+    this.monitors = parts.monitors;
     this.pluginProblems = parts.pluginProblems;
   }
 
@@ -70,21 +80,30 @@ export class Host {
     const now = (): string => clock().toISOString();
     const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous });
     let jobs: JobService | undefined;
+    let monitors: MonitorService | undefined;
     try {
       jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError });
+      monitors = await MonitorService.open({ store, workspaceDir, jobs, now: clock, onBackgroundError: options.onBackgroundError });
       const registry = new PluginRegistry();
       // The host's own tools go through the same registry checks as any plugin's.
       const jobsPlugin = definePlugin({ name: 'jobs', version: '0.1.0', description: 'Background processes as agent tools.', tools: jobTools(jobs) });
+      const monitorsPlugin = definePlugin({
+        name: 'monitors',
+        version: '0.1.0',
+        description: 'Deterministic monitors and timers as agent tools.',
+        tools: monitorTools(monitors, workspaceDir),
+      });
       const pluginProblems = [
-        ...registerPlugins(registry, [textPlugin, jobsPlugin, ...(options.plugins ?? [])]),
+        ...registerPlugins(registry, [textPlugin, jobsPlugin, monitorsPlugin, ...(options.plugins ?? [])]),
         ...(await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd())),
       ];
       const events = new RevisionEvents(options.onBackgroundError);
       const limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.limits };
       const resources = new ResourceService({ store, registry, events, limits, now });
       const coordinator = await Coordinator.open(store, now);
-      return new Host({ workspaceDir, store, registry, resources, coordinator, jobs, pluginProblems });
+      return new Host({ workspaceDir, store, registry, resources, coordinator, jobs, monitors, pluginProblems });
     } catch (error) {
+      await monitors?.close();
       await jobs?.close();
       await store.close();
       throw error;
@@ -92,6 +111,7 @@ export class Host {
   }
 
   async close(): Promise<void> {
+    await this.monitors.close();
     await this.jobs.close();
     await this.store.close();
   }

@@ -55,3 +55,18 @@ export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createMode
 export { startScriptedModelServer, reply, type ScriptedModelServer, type Script, type ScriptStep } from './testkit/scripted-model-server';
 export { buildContext, type BuiltContext, type ContextInput } from './agents/context-builder';
 export { loadRecentContext } from './agents/context-loader';
+export { JobService, type JobServiceOptions, type StartOptions as StartJobOptions } from './jobs/job-service';
+export type { StartJobInput } from './jobs/job-input';
+export type { JobRecord, JobStatus } from './store/job-records';
+export {
+  MonitorService,
+  type CheckResult,
+  type CreateMonitorOptions,
+  type MonitorEvent,
+  type MonitorEventListener,
+  type MonitorOwner,
+  type MonitorServiceOptions,
+} from './monitors/monitor-service';
+export type { CreateMonitorInput } from './monitors/monitor-input';
+export { parseCron, nextCronTime, type CronSchedule } from './monitors/cron';
+export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from './store/monitor-records';

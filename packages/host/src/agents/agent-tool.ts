@@ -24,6 +24,8 @@ export interface WakeConditions {
   readonly at?: number;
   readonly resource?: { readonly resourceId: string; readonly afterRevision: number };
   readonly inbox?: boolean;
+  /** The next event of this monitor: an Inbox message `monitor:<id>:<seq>` for the parked agent. */
+  readonly monitorId?: string;
 }
 
 export interface ToolOutcome {

@@ -43,10 +43,16 @@ export class Inbox {
         createdAt: this.now().toISOString(),
       }),
     );
-    if (inserted) {
-      for (const listener of this.listeners) listener({ taskId: request.taskId, recipient: request.recipient, messageId, kind: request.kind });
-    }
+    if (inserted) this.notifyPosted({ taskId: request.taskId, recipient: request.recipient, messageId, kind: request.kind });
     return { messageId, duplicate: !inserted };
+  }
+
+  /**
+   * Tells listeners (parked agents) about a message that is already durable: one this Inbox posted,
+   * or one another component inserted in its own transaction (a monitor's event).
+   */
+  notifyPosted(message: Parameters<InboxListener>[0]): void {
+    for (const listener of this.listeners) listener(message);
   }
 
   /**

@@ -29,6 +29,8 @@ export interface MainToolDeps {
   gate(): Promise<GateBlocker[]>;
   /** Agent ids of this task's subagents, for addressing messages. */
   subagents(): string[];
+  /** Whether the monitor is active and posts to Main in this task (what `sleep_until {monitorId}` waits on). */
+  monitorActive(monitorId: string): Promise<boolean>;
 }
 
 /** Main's own tools: delegation, messages, acceptance, parking, context and memory, and finish. */
@@ -91,7 +93,10 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
     {
       spec: {
         name: 'sleep_until',
-        description: 'Park until a wake condition: a time (until, ISO 8601, or seconds), a resource moving past a revision, or a message in your Inbox. Without one you are not parked.',
+        description:
+          'Park until a wake condition: a time (until, ISO 8601, or seconds), a resource moving past a revision, a message in your Inbox, ' +
+          "or the next message of one of your active monitors (monitorId, from create_monitor). For the goal's next review, park until " +
+          'its time, or create an interval or cron monitor and park on it. Without a condition you are not parked.',
         inputSchema: {
           type: 'object',
           properties: {
@@ -100,11 +105,12 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
             resourceId: { type: 'string' },
             afterRevision: { type: 'integer', minimum: 0 },
             inbox: { type: 'boolean' },
+            monitorId: { type: 'string', description: 'Wake on the next event of this active monitor.' },
           },
           additionalProperties: false,
         },
       },
-      run: async (input) => sleepUntil(input as Record<string, unknown>, deps.now),
+      run: async (input) => sleepUntil(input as Record<string, unknown>, deps),
     },
     defineAgentTool('clear_context', 'Compact your context after this turn: older messages become a summary (the full log stays on disk).', {}, [], async () => ({ compacting: 'after this turn' })),
     defineAgentTool('update_memory', 'Replace memory.md: requirements, conclusions, unfinished work, next steps. It is always in your context.', {
@@ -131,17 +137,22 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
   return tools.map((t) => (t.spec.name === 'clear_context' ? withControl(t, { type: 'compact' }) : t));
 }
 
-function sleepUntil(input: Record<string, unknown>, now: () => Date): ToolOutcome {
+async function sleepUntil(input: Record<string, unknown>, deps: Pick<MainToolDeps, 'now' | 'monitorActive'>): Promise<ToolOutcome> {
   const at =
-    typeof input.until === 'string' ? Date.parse(input.until) : typeof input.seconds === 'number' ? now().getTime() + input.seconds * 1000 : undefined;
+    typeof input.until === 'string' ? Date.parse(input.until) : typeof input.seconds === 'number' ? deps.now().getTime() + input.seconds * 1000 : undefined;
   const resource =
     typeof input.resourceId === 'string' ? { resourceId: input.resourceId, afterRevision: typeof input.afterRevision === 'number' ? input.afterRevision : 0 } : undefined;
   const inbox = input.inbox === true;
-  if (at === undefined && !resource && !inbox) return { content: { parked: false, reason: 'no_wake_condition' } };
+  const monitorId = typeof input.monitorId === 'string' ? input.monitorId : undefined;
+  if (at === undefined && !resource && !inbox && monitorId === undefined) return { content: { parked: false, reason: 'no_wake_condition' } };
   if (at !== undefined && Number.isNaN(at)) return errorOutcome('invalid_input', 'until must be an ISO 8601 time');
+  // A cancelled (or someone else's) monitor would never wake Main: refuse rather than sleep forever.
+  if (monitorId !== undefined && !(await deps.monitorActive(monitorId))) {
+    return { content: { parked: false, reason: 'monitor_not_active', monitorId, hint: 'list_monitors shows your active monitors' } };
+  }
   return {
-    content: { parked: true, until: at === undefined ? null : new Date(at).toISOString(), resource: resource ?? null, inbox },
-    control: { type: 'park', wake: { at, resource, inbox } },
+    content: { parked: true, until: at === undefined ? null : new Date(at).toISOString(), resource: resource ?? null, inbox, monitorId: monitorId ?? null },
+    control: { type: 'park', wake: { at, resource, inbox, monitorId } },
   };
 }
 

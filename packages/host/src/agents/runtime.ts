@@ -9,6 +9,7 @@ import { newId } from '../util/ids';
 import { AgentLoop, type LoopEnd, type LoopEvent } from './agent-loop';
 import type { AgentTool, AgentToolCall, ToolOutcome } from './agent-tool';
 import { gateBlockers, type GateBlocker, type GateContributor } from './completion-gate';
+import { hostGateContributors } from './gate-contributors';
 import { asJson } from './conversation';
 import { encodeGrants, Grants } from './grants';
 import { Inbox } from './inbox';
@@ -75,10 +76,16 @@ export class AgentRuntime {
   private readonly closing = new AbortController();
   /** Tasks whose Main loop runs in this process: a second `runTask` joins the first. */
   private readonly runs = new Map<string, { promise: Promise<TaskRunResult>; controller: AbortController }>();
+  private readonly gateContributors: readonly GateContributor[];
+  private readonly stopMonitorEvents: () => void;
 
   constructor(private readonly options: RuntimeOptions) {
     this.now = options.now ?? (() => new Date());
     this.inbox = new Inbox(options.host.store, this.now);
+    // A task's running jobs and active monitors hold its gate open, besides what the caller adds.
+    this.gateContributors = [...(options.gateContributors ?? []), ...hostGateContributors(options.host)];
+    // A monitor stores its event in the Inbox itself; parked agents learn of it here.
+    this.stopMonitorEvents = options.host.monitors.onEvent((event) => this.inbox.notifyPosted(event.message));
   }
 
   private get host(): Host {
@@ -136,8 +143,9 @@ export class AgentRuntime {
   }
 
   /**
-   * Cancels a task: its Main loop and subagents stop, and the task and its open assignments are
-   * recorded as cancelled. Finished work (committed revisions, delivered results) stays.
+   * Cancels a task: its Main loop and subagents stop, its active monitors are cancelled, and the
+   * task and its open assignments are recorded as cancelled. Finished work (committed revisions,
+   * delivered results) stays; jobs keep running until cancelled themselves.
    */
   async cancelTask(taskId: string): Promise<void> {
     await this.host.coordinator.refresh();
@@ -146,6 +154,7 @@ export class AgentRuntime {
     this.runs.get(taskId)?.controller.abort();
     for (const assignment of this.openAssignments(taskId)) this.subagents.get(assignment.id)?.controller.abort('cancelled');
     await this.runs.get(taskId)?.promise.catch(() => undefined);
+    for (const monitor of await this.host.monitors.list({ taskId, status: 'active' })) await this.host.monitors.cancel(monitor.id);
     await this.host.coordinator.record({ type: 'task.finished', data: { taskId, outcome: 'cancelled', summary: 'cancelled by a person' } });
     this.emit({ type: 'task_state', taskId, status: 'cancelled' });
   }
@@ -204,12 +213,13 @@ export class AgentRuntime {
   /** The completion gate of a task: empty when `finish` would be accepted. */
   async gate(taskId: string): Promise<GateBlocker[]> {
     await this.host.coordinator.refresh();
-    return gateBlockers(taskId, this.host.coordinator.current, await this.inbox.pending(taskId, MAIN), this.options.gateContributors);
+    return gateBlockers(taskId, this.host.coordinator.current, await this.inbox.pending(taskId, MAIN), this.gateContributors);
   }
 
   /** Waits for every subagent this runtime started, then stops. Abort first to stop them. */
   async close(): Promise<void> {
     this.closing.abort(new CoworkError('invalid_transition', 'the runtime is closing'));
+    this.stopMonitorEvents();
     await Promise.allSettled([...this.subagents.values()].map((s) => s.promise));
   }
 
@@ -233,6 +243,10 @@ export class AgentRuntime {
         delegate: (input, call) => this.delegate(taskId, input, call),
         gate: () => this.gate(taskId),
         subagents: () => this.taskAssignments(taskId).map((a) => a.agentId),
+        monitorActive: async (monitorId) => {
+          const monitor = (await this.host.monitors.list({ taskId, status: 'active' })).find((m) => m.id === monitorId);
+          return monitor?.agentId === MAIN;
+        },
       }),
       ...resourceTools(this.host.resources, operator, 'all'),
       ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost())),

@@ -4,18 +4,19 @@ import type { WakeConditions } from './agent-tool';
 
 /**
  * Waits for the first wake condition of a parked agent: a timer, a resource moving past a
- * revision, or an Inbox message for it. Conditions already true when parking return at once (the
- * durable state is checked after subscribing, so nothing slips between check and wait).
+ * revision, an Inbox message for it, or the next event of one of its monitors (an Inbox message
+ * `monitor:<id>:<seq>`). Conditions already true when parking return at once (the durable state
+ * is checked after subscribing, so nothing slips between check and wait).
  */
 export async function waitForWake(
   deps: { inbox: Inbox; resources: ResourceApi; now: () => Date },
   target: { taskId: string; agentId: string },
   wake: WakeConditions,
   signal: AbortSignal,
-): Promise<'timer' | 'resource' | 'inbox' | 'aborted'> {
+): Promise<'timer' | 'resource' | 'inbox' | 'monitor' | 'aborted'> {
   const cleanups: (() => void)[] = [];
   try {
-    return await new Promise<'timer' | 'resource' | 'inbox' | 'aborted'>((resolve, reject) => {
+    return await new Promise<'timer' | 'resource' | 'inbox' | 'monitor' | 'aborted'>((resolve, reject) => {
       if (signal.aborted) return resolve('aborted');
       const onAbort = (): void => resolve('aborted');
       signal.addEventListener('abort', onAbort, { once: true });
@@ -32,6 +33,13 @@ export async function waitForWake(
       if (wake.inbox) {
         cleanups.push(deps.inbox.subscribe((m) => m.taskId === target.taskId && m.recipient === target.agentId && resolve('inbox')));
         deps.inbox.pending(target.taskId, target.agentId).then((p) => p.length > 0 && resolve('inbox'), reject);
+      }
+      if (wake.monitorId !== undefined) {
+        const prefix = `monitor:${wake.monitorId}:`;
+        const mine = (m: { taskId: string; recipient: string; messageId: string }): boolean =>
+          m.taskId === target.taskId && m.recipient === target.agentId && m.messageId.startsWith(prefix);
+        cleanups.push(deps.inbox.subscribe((m) => mine(m) && resolve('monitor')));
+        deps.inbox.pending(target.taskId, target.agentId).then((p) => p.some(mine) && resolve('monitor'), reject);
       }
     });
   } finally {

@@ -5,6 +5,7 @@ import { jobsCommand } from './commands/jobs';
 import { pluginsCommand } from './commands/plugins';
 import { resourcesCommand } from './commands/resources';
 import { runCommand } from './commands/run';
+import { serveCommand } from './commands/serve';
 import { taskCommand, tasksCommand } from './commands/tasks';
 import { dispatch, wantsJson } from './dispatch';
 import { EXIT, exitCodeFor } from './exit-codes';
@@ -23,6 +24,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   run: runCommand,
   tasks: tasksCommand,
   task: taskCommand,
+  serve: serveCommand,
 };
 
 /**

@@ -3,6 +3,7 @@ import { group, leaf } from '../command';
 import { compact } from '../output';
 import { defaultOperator, operatorOption, parseJsonOption, parseRevisionOption } from '../values';
 import { candidatesCommand } from './candidates';
+import { exportCommand } from './export';
 
 /**
  * `cowork resources ...`: the resource protocol from the shell. Each command checks its options
@@ -139,7 +140,7 @@ const changes = leaf({
 
 export const resourcesCommand = group({
   summary: 'create, read and change shared resources, and handle candidates',
-  children: { list, create, show, commit, history, restore, changes, candidates: candidatesCommand },
+  children: { list, create, show, commit, history, restore, changes, export: exportCommand, candidates: candidatesCommand },
 });
 
 export function describeRevision(r: RevisionRecord): string {

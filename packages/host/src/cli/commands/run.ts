@@ -30,14 +30,11 @@ export interface RunReport {
   readonly tokensThisRun: TokenTotals;
 }
 
-interface RunInput {
-  /** `--workspace DIR` as given, for the resume commands printed. */
-  readonly workspaceArgument: string;
-  readonly request?: string;
-  readonly resumeTaskId?: string;
-  readonly message?: string;
-  readonly maxTokens?: number;
-}
+/** A new task, or one to resume; `workspaceArgument` is `--workspace DIR` as given, for the resume commands printed. */
+type RunInput = { readonly workspaceArgument: string } & (
+  | { readonly kind: 'new'; readonly request: string; readonly maxTokens?: number }
+  | { readonly kind: 'resume'; readonly taskId: string; readonly message?: string }
+);
 
 export const runCommand = leaf({
   summary: 'run a task: Main and its subagents work on REQUEST until it is done or waits for you (--resume: continue task REQUEST)',
@@ -109,7 +106,7 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
   let outcome: TaskRunResult;
   try {
     taskId = await openTask(host, runtime, input);
-    progress(`task ${taskId} ${input.resumeTaskId === undefined ? 'started' : 'resumed'} · Ctrl-C stops it, \`${resumeCommand(taskId, input)}\` continues it`);
+    progress(`task ${taskId} ${input.kind === 'new' ? 'started' : 'resumed'} · Ctrl-C stops it, \`${resumeCommand(taskId, input)}\` continues it`);
     outcome = await runtime.runTask(taskId, stop.signal);
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -130,8 +127,8 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
 
 /** A new task, or the one to resume (checked first, so that a message is never left in a finished task). */
 async function openTask(host: Host, runtime: AgentRuntime, input: RunInput): Promise<string> {
-  if (input.resumeTaskId === undefined) return runtime.startTask(input.request!, input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens });
-  const taskId = input.resumeTaskId;
+  if (input.kind === 'new') return runtime.startTask(input.request, input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens });
+  const taskId = input.taskId;
   const tasks = host.coordinator.current.tasks;
   const task = Object.hasOwn(tasks, taskId) ? tasks[taskId] : undefined;
   if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}; \`cowork tasks\` lists them`, { taskId });
@@ -151,11 +148,11 @@ function runInput(args: LeafArgs): RunInput {
   if (!args.flag('resume')) {
     if (message !== undefined) throw invalid('message', '--message goes with --resume TASK; for a new task, put it in REQUEST');
     if (text.trim() === '') throw invalid('REQUEST', 'REQUEST is empty; say what the task is');
-    return { workspaceArgument, request: text, ...(budget !== undefined && { maxTokens: positiveInteger('max-tokens', budget) }) };
+    return { kind: 'new', workspaceArgument, request: text, ...(budget !== undefined && { maxTokens: positiveInteger('max-tokens', budget) }) };
   }
   if (budget !== undefined) throw invalid('max-tokens', "--max-tokens sets a new task's budget; a resumed task keeps its own");
   if (message !== undefined && message.trim() === '') throw invalid('message', '--message is empty');
-  return { workspaceArgument, resumeTaskId: text, ...(message !== undefined && { message }) };
+  return { kind: 'resume', workspaceArgument, taskId: text, ...(message !== undefined && { message }) };
 }
 
 function modelOverrides(args: LeafArgs): ModelConfig {

@@ -1,0 +1,102 @@
+import { CoworkError } from '../../errors';
+import { checkBind } from '../../server/auth';
+import { DEFAULT_LISTEN_HOST, DEFAULT_PORT } from '../../server/create-server';
+import { serveHost, type Serving } from '../../server/serve';
+import { leaf } from '../command';
+
+/**
+ * `cowork serve`: the host as a server (HTTP API, WebSocket, web page) until SIGINT or SIGTERM,
+ * then a clean close (clients, running tasks, listener, host) and exit 0. The token is printed
+ * only on the start that generated it; later starts say where it is.
+ */
+export const serveCommand = leaf({
+  summary: 'serve the workspace over HTTP and WebSocket (the API, live updates and the web page) until interrupted',
+  details: [
+    '',
+    'Every request needs `Authorization: Bearer <token>`. The token is COWORK_TOKEN, or one generated on',
+    'first start and stored in <workspace>/server-token (mode 0600). Listening beyond loopback needs COWORK_TOKEN.',
+    'Tasks need a model (COWORK_MODEL_BASE_URL and COWORK_MODEL, or COWORK_REPLAY); without one, resources still work.',
+  ],
+  positionals: [],
+  options: {
+    port: { value: 'P', description: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one and prints it)` },
+    host: { value: 'H', description: `address to listen on (default ${DEFAULT_LISTEN_HOST})` },
+  },
+  async run(args, { io, out, workspaceDir, withHost }) {
+    const listenHost = args.option('host') ?? DEFAULT_LISTEN_HOST;
+    const port = parsePort(args.option('port'));
+    // Before the host is opened: a refused start writes nothing, not even a token.
+    checkBind(listenHost, io.env);
+    await withHost(async (host) => {
+      const serving = await serveHost(host, { env: io.env, listenHost, port, onError: (error) => out.warn(describe(error)) });
+      out.result(startReport(serving, workspaceDir), (report) => startLines(report, serving));
+      const signal = await untilStopSignal();
+      io.stderr(`${signal}: closing\n`);
+      await serving.server.close();
+    });
+  },
+});
+
+interface StartReport {
+  readonly url: string;
+  readonly port: number;
+  readonly workspace: string;
+  readonly tokenSource: 'env' | 'file' | 'generated';
+  readonly tokenFile: string | null;
+  /** Only on the start that generated it. */
+  readonly token?: string;
+  readonly tasks: boolean;
+}
+
+function startReport(serving: Serving, workspace: string): StartReport {
+  const { token } = serving;
+  return {
+    url: serving.url,
+    port: serving.port,
+    workspace,
+    tokenSource: token.source,
+    tokenFile: token.path,
+    ...(token.source === 'generated' ? { token: token.token } : {}),
+    tasks: serving.modelProblem === null,
+  };
+}
+
+function startLines(report: StartReport, serving: Serving): string[] {
+  const tokenLine =
+    report.tokenSource === 'generated'
+      ? `token: ${report.token} (generated now and stored in ${report.tokenFile}; it is not printed again)`
+      : report.tokenSource === 'env'
+        ? 'token: from COWORK_TOKEN'
+        : `token: in ${report.tokenFile}`;
+  return [
+    `cowork serving ${report.workspace} at ${report.url}`,
+    tokenLine,
+    serving.modelProblem ? `tasks: off (${serving.modelProblem.message})` : 'tasks: on',
+    'stop with Ctrl-C',
+  ];
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(port) || port > 65535) {
+    throw new CoworkError('invalid_input', `--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`, { field: 'port', received: text });
+  }
+  return port;
+}
+
+function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import type { Json } from '../store/records';
+import { sha256Hex } from './hash';
+import type { Observer } from './observer';
+import { isInside } from './paths';
+
+/** Files up to this size are read in one call; larger ones are hashed as a stream. */
+const READ_WHOLE_BYTES = 1024 * 1024;
+/**
+ * A file changed less than this long ago is hashed again even when its stat looks unchanged:
+ * file times are coarse (a few ms), so two same-size writes within one tick look alike ("racy
+ * git"). Past this age, an unchanged (inode, size, mtime, ctime) means unchanged content.
+ */
+const RACY_MS = 2000;
+
+/**
+ * A file's content: `{exists: false}`, or `{exists: true, size, sha256}`. Something that is not a
+ * regular file, or resolves outside the workspace, is `{error: ...}`. Unchanged polls cost one
+ * `stat` (no read, no hash) once the file has been still for a couple of seconds.
+ */
+export function fileObserver(target: { path: string }, workspaceDir: string): Observer {
+  let memo: { signature: string; observation: Json } | undefined;
+  return {
+    async observe(): Promise<Json> {
+      let stats: BigIntStats;
+      try {
+        stats = statSync(target.path, { bigint: true });
+      } catch (error) {
+        memo = undefined;
+        const code = (error as NodeJS.ErrnoException).code;
+        return code === 'ENOENT' || code === 'ENOTDIR' ? { exists: false } : { exists: false, error: code ?? 'stat_failed' };
+      }
+      if (!stats.isFile()) return { exists: true, error: 'not_a_file' };
+      const signature = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+      const still = Date.now() - Number(stats.ctimeMs) > RACY_MS;
+      if (memo && memo.signature === signature && still) return memo.observation;
+      const observation = await hashFile(target.path, workspaceDir, Number(stats.size));
+      memo = { signature, observation };
+      return observation;
+    },
+  };
+}
+
+async function hashFile(path: string, workspaceDir: string, size: number): Promise<Json> {
+  try {
+    // A symlink may point out of the workspace after the monitor was created.
+    if (!isInside(realpathSync(workspaceDir), realpathSync(path))) return { exists: true, error: 'outside_workspace' };
+    if (size <= READ_WHOLE_BYTES) {
+      const bytes = readFileSync(path);
+      return { exists: true, size: bytes.length, sha256: sha256Hex(bytes) };
+    }
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      hash.update(chunk);
+    }
+    return { exists: true, size: bytes, sha256: hash.digest('hex') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { exists: false } : { exists: true, error: code ?? 'read_failed' };
+  }
+}

@@ -1,0 +1,16 @@
+import type { Host } from '../host';
+import type { Operator } from '../store/records';
+import type { Credentials } from './credentials';
+import type { TaskRunner } from './task-runner';
+import './fastify-types';
+
+/** What the route modules share; one per server, handed to each `register...Routes`. */
+export interface ServerContext {
+  readonly host: Host;
+  readonly tasks: TaskRunner;
+  readonly credentials: Credentials;
+  readonly token: string;
+  /** Who creates a resource when the request does not say. */
+  readonly defaultOperator: Operator;
+  readonly version: string;
+}

@@ -1,0 +1,132 @@
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { CoworkError } from '../errors';
+import type { Host } from '../host';
+import type { ModelProvider } from '../models/types';
+import type { Operator } from '../store/records';
+import { HostAllowList } from './access';
+import type { ServerContext } from './context';
+import { Credentials } from './credentials';
+import { installErrorHandling } from './errors';
+import { guard, SECURITY_HEADERS } from './guard';
+import { collectRoutes, openApiDocument } from './openapi';
+import { registerAuthRoutes } from './routes/auth';
+import { registerCandidateRoutes } from './routes/candidates';
+import { hostVersion, registerMetaRoutes } from './routes/meta';
+import { registerResourceRoutes } from './routes/resources';
+import { registerTaskRoutes } from './routes/tasks';
+import { TaskEvents } from './task-events';
+import { TaskRunner, type TaskRunnerOptions } from './task-runner';
+import { LiveHub, type HubOptions } from './ws/hub';
+
+export const DEFAULT_LISTEN_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 7420;
+
+export interface ServerOptions {
+  readonly host: Host;
+  /** The bearer token every request must carry (see `resolveToken`). */
+  readonly token: string;
+  /** Where `listen` binds (default 127.0.0.1), and so which `Host` headers are accepted. */
+  readonly listenHost?: string;
+  /** Default 7420; 0 picks a free port. */
+  readonly port?: number;
+  /** More names the server answers to in `Host` (like `myhost.lan:7420`) beyond its address and localhost. */
+  readonly allowedHosts?: readonly string[];
+  /** The model for tasks; without one, task routes only read. */
+  readonly provider?: ModelProvider;
+  readonly providerError?: CoworkError;
+  readonly runtime?: TaskRunnerOptions['runtime'];
+  /** Largest request body or WebSocket message, in bytes (default 9 MiB: the host's 8 MiB content limit plus the envelope). */
+  readonly bodyLimit?: number;
+  readonly live?: HubOptions;
+  readonly ticketTtlMs?: number;
+  readonly sessionTtlMs?: number;
+  /** Who creates a resource when the request names no operator (default `human:user`). */
+  readonly defaultOperator?: Operator;
+  /** Failures no request is waiting for (a background task run, a 500's real cause). Default: stderr. */
+  readonly onError?: (error: unknown) => void;
+  /** The clock for ticket and session expiry (tests). */
+  readonly now?: () => number;
+}
+
+export interface CoworkServer {
+  readonly app: FastifyInstance;
+  readonly tasks: TaskRunner;
+  readonly live: LiveHub;
+  /** Listens on the configured address; resolves with the URL (and the port, when 0 was asked). */
+  listen(): Promise<{ url: string; port: number }>;
+  /** Closes clients, stops running tasks (they stay resumable) and the listener. The host stays open: its opener closes it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the HTTP and WebSocket server over one open host. Everything it creates hangs off the
+ * returned object (no module state), so several servers can run in one process (tests do).
+ */
+export async function createServer(options: ServerOptions): Promise<CoworkServer> {
+  const listenHost = options.listenHost ?? DEFAULT_LISTEN_HOST;
+  const onError = options.onError ?? ((error: unknown) => void process.stderr.write(`cowork server: ${String((error as Error)?.stack ?? error)}\n`));
+  const bodyLimit = options.bodyLimit ?? 9 * 1024 * 1024;
+  const allowList = new HostAllowList(listenHost, options.allowedHosts);
+  allowList.setPort(options.port ?? DEFAULT_PORT);
+  const credentials = new Credentials({
+    ticketTtlMs: options.ticketTtlMs ?? 30_000,
+    sessionTtlMs: options.sessionTtlMs ?? 12 * 3600_000,
+    maxSessions: 100,
+    now: options.now,
+  });
+  const events = new TaskEvents();
+  const tasks = new TaskRunner(options.host, events, { provider: options.provider, providerError: options.providerError, runtime: options.runtime, onBackgroundError: onError });
+  const live = new LiveHub(options.host, events, options.live);
+  const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
+
+  // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
+  const app = Fastify({ logger: false, bodyLimit, routerOptions: { maxParamLength: 256 }, forceCloseConnections: true });
+  try {
+    installErrorHandling(app, onError);
+    // Only JSON bodies: a text/plain POST is what a cross-site form can send without a preflight.
+    app.removeContentTypeParser('text/plain');
+    const routes = collectRoutes(app);
+    await app.register(websocket, { options: { maxPayload: bodyLimit } });
+    // After the websocket plugin's own hook, which marks upgrade requests: a refused upgrade is
+    // then answered and its socket destroyed, instead of left open.
+    app.addHook('onRequest', guard({ token: options.token, allowList, credentials }));
+    app.addHook('onSend', async (_request, reply, payload) => {
+      void reply.headers(SECURITY_HEADERS);
+      return payload;
+    });
+    app.get('/ws', { websocket: true, config: { ticket: true } }, (socket) => live.accept(socket));
+    registerMetaRoutes(app, ctx);
+    registerAuthRoutes(app, ctx);
+    registerResourceRoutes(app, ctx);
+    registerCandidateRoutes(app, ctx);
+    registerTaskRoutes(app, ctx);
+    const document = () => openApiDocument(routes, ctx.version);
+    app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => document());
+    await app.ready();
+  } catch (error) {
+    live.close();
+    await tasks.close();
+    await app.close();
+    throw error;
+  }
+
+  return {
+    app,
+    tasks,
+    live,
+    async listen() {
+      await app.listen({ host: listenHost, port: options.port ?? DEFAULT_PORT });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+      allowList.setPort(port);
+      const shown = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+      return { url: `http://${shown}:${port}`, port };
+    },
+    async close() {
+      live.close();
+      await tasks.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * What the server adds to fastify's route declarations. Each route declares its access and its
+ * documentation beside its schemas, and the guard and the OpenAPI document read them from there.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Served without credentials (the sign-in page and the sign-in itself); Host and Origin are still checked. */
+    readonly public?: boolean;
+    /** Accepts a single-use `?ticket=` instead of a header or cookie (the WebSocket endpoint). */
+    readonly ticket?: boolean;
+  }
+
+  interface FastifySchema {
+    summary?: string;
+    description?: string;
+    tags?: readonly string[];
+    /** Error statuses the route can answer beyond those every route shares (409 for commits). */
+    errors?: readonly number[];
+  }
+}
+
+export {};

@@ -1,0 +1,158 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Operator } from '../../store/records';
+import type { ServerContext } from '../context';
+import {
+  AnyJson,
+  CandidateSchema,
+  CandidatesQuery,
+  ChangesQuery,
+  CommitBody,
+  CommitResultSchema,
+  CreateResourceBody,
+  IdParams,
+  ListQuery,
+  ResourceSchema,
+  RestoreBody,
+  Revision,
+  RevisionParams,
+  RevisionSchema,
+  RevisionsQuery,
+} from '../schemas';
+
+/**
+ * The resource protocol over HTTP. Each handler is one call on the resource service, which owns
+ * validation, the revision check and candidates: the same function every other edge calls, so a
+ * commit here and a commit by an agent are the same commit.
+ */
+export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const resources = ctx.host.resources;
+  const tags = ['resources'];
+
+  app.get<{ Querystring: ListQuery }>(
+    '/api/resources',
+    { schema: { summary: 'List resources, oldest first', tags, querystring: ListQuery, response: { 200: Type.Object({ resources: Type.Array(ResourceSchema) }) } } },
+    async (request) => ({ resources: await resources.list(request.query) }),
+  );
+
+  app.post<{ Body: CreateResourceBody }>(
+    '/api/resources',
+    {
+      schema: {
+        summary: "Create a resource, with the kind's initial content unless content is given",
+        tags,
+        body: CreateResourceBody,
+        response: { 201: ResourceSchema },
+      },
+    },
+    async (request, reply) => {
+      const { kind, content, idempotencyKey } = request.body;
+      const operator = (request.body.operator as Operator | undefined) ?? ctx.defaultOperator;
+      const created = await resources.create({ kind, content, operator, idempotencyKey });
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/api/resources/:id',
+    { schema: { summary: 'A resource: kind, current revision and content', tags, params: IdParams, response: { 200: ResourceSchema } } },
+    async (request) => resources.get(request.params.id),
+  );
+
+  app.get<{ Params: IdParams; Querystring: RevisionsQuery }>(
+    '/api/resources/:id/revisions',
+    {
+      schema: {
+        summary: 'Committed revisions (who, which op, when), oldest first; `after` skips up to that revision',
+        tags,
+        params: IdParams,
+        querystring: RevisionsQuery,
+        response: { 200: Type.Object({ revisions: Type.Array(RevisionSchema) }) },
+      },
+    },
+    async (request) => ({ revisions: await resources.history(request.params.id, request.query) }),
+  );
+
+  app.get<{ Params: RevisionParams }>(
+    '/api/resources/:id/revisions/:revision',
+    {
+      schema: {
+        summary: 'The content of one revision',
+        tags,
+        params: RevisionParams,
+        response: { 200: Type.Object({ resourceId: Type.String(), revision: Revision, content: AnyJson }) },
+      },
+    },
+    async (request) => {
+      const { id, revision } = request.params;
+      return { resourceId: id, revision, content: await resources.contentAt(id, revision) };
+    },
+  );
+
+  app.get<{ Params: IdParams; Querystring: ChangesQuery }>(
+    '/api/resources/:id/changes',
+    {
+      schema: {
+        summary: 'Revisions after `since`, optionally leaving out one operator\'s own ("what did others change?")',
+        tags,
+        params: IdParams,
+        querystring: ChangesQuery,
+        response: { 200: Type.Object({ changes: Type.Array(RevisionSchema) }) },
+      },
+    },
+    async (request) => {
+      const { since, excludeOperator, limit } = request.query;
+      return { changes: await resources.changes(request.params.id, { since, excludeOperator: excludeOperator as Operator | undefined, limit }) };
+    },
+  );
+
+  app.post<{ Params: IdParams; Body: CommitBody }>(
+    '/api/resources/:id/commits',
+    {
+      schema: {
+        summary: 'Commit one op on top of baseRevision; 409 revision_conflict (with currentRevision and candidateId) when someone committed first',
+        tags,
+        params: IdParams,
+        body: CommitBody,
+        errors: [409],
+        response: { 200: CommitResultSchema },
+      },
+    },
+    async (request) => {
+      const { baseRevision, op, operator, idempotencyKey } = request.body;
+      return resources.commit(request.params.id, { baseRevision, op, operator: operator as Operator, idempotencyKey });
+    },
+  );
+
+  app.post<{ Params: IdParams; Body: RestoreBody }>(
+    '/api/resources/:id/restore',
+    {
+      schema: {
+        summary: "Restore: make an old revision's content the newest revision (a commit, with the same revision check)",
+        tags,
+        params: IdParams,
+        body: RestoreBody,
+        errors: [409],
+        response: { 200: CommitResultSchema },
+      },
+    },
+    async (request) => {
+      const { revision, baseRevision, operator } = request.body;
+      return resources.restore(request.params.id, { revision, baseRevision, operator: operator as Operator });
+    },
+  );
+
+  app.get<{ Params: IdParams; Querystring: CandidatesQuery }>(
+    '/api/resources/:id/candidates',
+    {
+      schema: {
+        summary: 'Candidates: ops kept after a conflict, and drafts proposed for review',
+        tags,
+        params: IdParams,
+        querystring: CandidatesQuery,
+        response: { 200: Type.Object({ candidates: Type.Array(CandidateSchema) }) },
+      },
+    },
+    async (request) => ({ candidates: await resources.listCandidates(request.params.id, request.query.status) }),
+  );
+}

@@ -1,0 +1,105 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/**
+ * The wire shapes of the HTTP API, each defined once: the same object validates requests, types
+ * the handlers (`Static<...>`) and documents the API in the OpenAPI document.
+ */
+
+export const Id = Type.String({ minLength: 1, maxLength: 200 });
+export const Revision = Type.Integer({ minimum: 0 });
+export const OperatorSchema = Type.String({
+  pattern: '^(human|agent):[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
+  description: 'Who acts: "human:<name>" or "agent:<id>".',
+});
+export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 200, description: 'A repeated request with the same key returns the first result.' });
+/** Any JSON value (content, ops); the resource kind's own schema checks it. */
+export const AnyJson = Type.Unknown();
+const Limit = Type.Integer({ minimum: 1, maximum: 1000 });
+
+export const IdParams = Type.Object({ id: Id });
+export type IdParams = Static<typeof IdParams>;
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object(
+      { code: Type.String(), message: Type.String(), hint: Type.String() },
+      { additionalProperties: true, description: 'Named details (currentRevision, candidateId, ...) sit beside code and message.' },
+    ),
+  },
+);
+
+export const ResourceSchema = Type.Object(
+  { id: Id, kind: Type.String(), revision: Revision, content: AnyJson, createdAt: Type.String(), updatedAt: Type.String() },
+  { additionalProperties: false },
+);
+
+export const RevisionSchema = Type.Object({
+  resourceId: Id,
+  revision: Revision,
+  action: Type.Union([Type.Literal('create'), Type.Literal('op'), Type.Literal('restore')]),
+  op: AnyJson,
+  operator: Type.String(),
+  createdAt: Type.String(),
+});
+
+export const CandidateSchema = Type.Object({
+  id: Id,
+  resourceId: Id,
+  baseRevision: Revision,
+  ops: Type.Array(AnyJson),
+  operator: Type.String(),
+  source: Type.String(),
+  draftId: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  createdAt: Type.String(),
+  resolvedAt: Type.Union([Type.String(), Type.Null()]),
+  resolvedBy: Type.Union([Type.String(), Type.Null()]),
+  acceptedRevision: Type.Union([Revision, Type.Null()]),
+});
+
+export const CreateResourceBody = Type.Object(
+  { kind: Type.String({ minLength: 1, maxLength: 200 }), content: Type.Optional(AnyJson), operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey) },
+  { additionalProperties: false },
+);
+export type CreateResourceBody = Static<typeof CreateResourceBody>;
+
+export const CommitBody = Type.Object(
+  { baseRevision: Revision, op: AnyJson, operator: OperatorSchema, idempotencyKey: Type.Optional(IdempotencyKey) },
+  { additionalProperties: false },
+);
+export type CommitBody = Static<typeof CommitBody>;
+
+export const RestoreBody = Type.Object(
+  { revision: Revision, baseRevision: Revision, operator: OperatorSchema },
+  { additionalProperties: false, description: "Makes an old revision's content the newest revision." },
+);
+export type RestoreBody = Static<typeof RestoreBody>;
+
+export const AcceptBody = Type.Object({ operator: OperatorSchema, baseRevision: Type.Optional(Revision) }, { additionalProperties: false });
+export type AcceptBody = Static<typeof AcceptBody>;
+export const OperatorBody = Type.Object({ operator: OperatorSchema }, { additionalProperties: false });
+export type OperatorBody = Static<typeof OperatorBody>;
+
+export const CommitResultSchema = Type.Object({ resourceId: Id, revision: Revision });
+
+export const ListQuery = Type.Object({ kind: Type.Optional(Type.String({ maxLength: 200 })), limit: Type.Optional(Limit) }, { additionalProperties: false });
+export type ListQuery = Static<typeof ListQuery>;
+export const RevisionsQuery = Type.Object({ after: Type.Optional(Type.Integer({ minimum: -1 })), limit: Type.Optional(Limit) }, { additionalProperties: false });
+export type RevisionsQuery = Static<typeof RevisionsQuery>;
+export const ChangesQuery = Type.Object(
+  { since: Revision, excludeOperator: Type.Optional(OperatorSchema), limit: Type.Optional(Limit) },
+  { additionalProperties: false },
+);
+export type ChangesQuery = Static<typeof ChangesQuery>;
+export const CandidatesQuery = Type.Object(
+  { status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('discarded')])) },
+  { additionalProperties: false },
+);
+export type CandidatesQuery = Static<typeof CandidatesQuery>;
+export const RevisionParams = Type.Object({ id: Id, revision: Revision });
+export type RevisionParams = Static<typeof RevisionParams>;
+
+/** A response object whose fields are documented elsewhere and passed through as they are. */
+export function Open(properties: Record<string, TSchema> = {}, description?: string): TSchema {
+  return Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
+}

@@ -1,0 +1,70 @@
+import { CoworkError, isCoworkError } from '../errors';
+import type { Host } from '../host';
+import { createModelProvider, modelConfigFromEnv } from '../models/config';
+import type { ModelProvider } from '../models/types';
+import { resolveToken, type ResolvedToken } from './auth';
+import { createServer, type CoworkServer, type ServerOptions } from './create-server';
+
+export interface Serving {
+  readonly server: CoworkServer;
+  readonly url: string;
+  readonly port: number;
+  readonly token: ResolvedToken;
+  /** Why tasks cannot run (no model configured), or null when they can. */
+  readonly modelProblem: CoworkError | null;
+}
+
+/**
+ * What `cowork serve` does once the host is open: find or make the token, set up the model if one
+ * is configured (tasks need it; resources do not), build the server and listen. The caller checked
+ * the bind address first (`checkBind`) and closes the server, then the host.
+ */
+export async function serveHost(
+  host: Host,
+  options: { env: Readonly<Record<string, string | undefined>>; listenHost: string; port: number } & Pick<ServerOptions, 'onError' | 'live'>,
+): Promise<Serving> {
+  const token = resolveToken(host.workspaceDir, options.env);
+  const model = modelFrom(options.env);
+  const server = await createServer({
+    host,
+    token: token.token,
+    listenHost: options.listenHost,
+    port: options.port,
+    provider: model.provider,
+    providerError: model.problem ?? undefined,
+    // As `cowork run` does: the configured output limit applies to every agent's turns.
+    runtime: model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens },
+    onError: options.onError,
+    live: options.live,
+  });
+  try {
+    const { url, port } = await server.listen();
+    return { server, url, port, token, modelProblem: model.problem };
+  } catch (error) {
+    await server.close();
+    throw listenError(error, options.listenHost, options.port);
+  }
+}
+
+/** A port in use or an address not on this machine is the caller's choice to fix, not a crash. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const why: Record<string, string> = {
+    EADDRINUSE: 'the port is in use (pick another --port, or 0 for a free one)',
+    EACCES: 'permission denied (ports below 1024 need privileges)',
+    EADDRNOTAVAIL: 'the address is not one of this machine',
+  };
+  if (typeof code !== 'string' || !why[code]) return error;
+  return new CoworkError('invalid_input', `cannot listen on ${host}:${port}: ${why[code]}`, { host, port, cause: code });
+}
+
+function modelFrom(env: Readonly<Record<string, string | undefined>>): { provider?: ModelProvider; problem: CoworkError | null; maxOutputTokens?: number } {
+  const config = modelConfigFromEnv(env);
+  try {
+    return { provider: createModelProvider(config), problem: null, maxOutputTokens: config.maxOutputTokens };
+  } catch (error) {
+    // No model is a normal way to run a server (people edit resources); a malformed setting is not.
+    if (isCoworkError(error) && error.code === 'model_not_configured') return { problem: error };
+    throw error;
+  }
+}

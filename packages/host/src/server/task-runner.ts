@@ -1,0 +1,99 @@
+import { AgentRuntime, type RuntimeOptions } from '../agents/runtime';
+import { TERMINAL } from '../coordinator/state';
+import { CoworkError } from '../errors';
+import type { Host } from '../host';
+import type { ModelProvider } from '../models/types';
+import type { TaskEvents } from './task-events';
+
+export interface TaskRunnerOptions {
+  /** The model; without one, tasks can be read but not started or messaged. */
+  readonly provider?: ModelProvider;
+  /** Why there is no model (the `model_not_configured` error from the configuration), for the reply. */
+  readonly providerError?: CoworkError;
+  readonly runtime?: Partial<Omit<RuntimeOptions, 'host' | 'provider' | 'onEvent'>>;
+  readonly onBackgroundError: (error: unknown) => void;
+}
+
+/**
+ * Runs tasks in the background for the server: a request starts a task and returns at once; the
+ * task's Main loop runs in this process until it finishes or waits for the person, and a message
+ * to a waiting task runs it again. Nothing here is durable on its own: the runtime's records are.
+ */
+export class TaskRunner {
+  readonly runtime: AgentRuntime | undefined;
+  private readonly runs = new Set<Promise<void>>();
+  private readonly unfollow: (() => void)[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly host: Host,
+    events: TaskEvents,
+    private readonly options: TaskRunnerOptions,
+  ) {
+    this.unfollow.push(events.followCoordinator(host.coordinator));
+    if (!options.provider) return;
+    this.runtime = new AgentRuntime({ ...options.runtime, host, provider: options.provider, onEvent: (event) => events.publish(event) });
+    this.unfollow.push(this.runtime.inbox.subscribe((m) => events.publish({ type: 'inbox_posted', ...m })));
+  }
+
+  /** Records the task and starts running it; resolves with its id once the request is durable. */
+  async start(request: string, maxTokens?: number): Promise<string> {
+    const runtime = this.requireRuntime();
+    const taskId = await runtime.startTask(request, maxTokens === undefined ? {} : { maxTokens });
+    this.kick(runtime, taskId);
+    return taskId;
+  }
+
+  /** Queues a person's message for Main (delivered at its next turn boundary) and runs a waiting task. */
+  async post(taskId: string, text: string, messageId?: string): Promise<string> {
+    const runtime = this.requireRuntime();
+    await this.host.coordinator.refresh();
+    const task = this.host.coordinator.current.tasks[taskId];
+    if (task && TERMINAL.has(task.status)) {
+      throw new CoworkError('invalid_transition', `task ${taskId} is ${task.status}; start a new task instead`, { taskId, status: task.status });
+    }
+    const posted = await runtime.postUserMessage(taskId, text, messageId);
+    this.kick(runtime, taskId);
+    return posted;
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    await this.requireRuntime().cancelTask(taskId);
+  }
+
+  isRunning(taskId: string): boolean {
+    return this.runtime?.isRunning(taskId) ?? false;
+  }
+
+  /** Stops every running task (they stay resumable: `waiting`/`running` in the log) and waits for them. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const stop of this.unfollow) stop();
+    await this.runtime?.close();
+    await Promise.allSettled([...this.runs]);
+  }
+
+  private kick(runtime: AgentRuntime, taskId: string): void {
+    // A run in progress delivers the message at its next boundary; `runTask` joins it.
+    if (this.closed || runtime.isRunning(taskId)) return;
+    const run = runtime
+      .runTask(taskId)
+      .then(async (result) => {
+        // A message that landed just as the run was ending would wait for the next one: run again.
+        if (result.status !== 'waiting' || this.closed) return;
+        const pending = await runtime.inbox.pending(taskId, 'main');
+        if (pending.some((m) => m.kind === 'user') && result.reason === 'awaiting_user') this.kick(runtime, taskId);
+      })
+      .catch((error: unknown) => this.options.onBackgroundError(error))
+      .finally(() => this.runs.delete(run));
+    this.runs.add(run);
+  }
+
+  private requireRuntime(): AgentRuntime {
+    if (this.runtime) return this.runtime;
+    throw (
+      this.options.providerError ??
+      new CoworkError('model_not_configured', 'this server was started without a model, so it cannot run tasks', {})
+    );
+  }
+}

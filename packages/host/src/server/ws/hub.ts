@@ -1,0 +1,133 @@
+import type { WebSocket } from 'ws';
+import type { Host } from '../../host';
+import type { RevisionEvent } from '../../resources/revision-events';
+import type { TaskEvents } from '../task-events';
+import { Connection } from './connection';
+import { MessageParser, revisionMessage } from './messages';
+import { CLOSE_GOING_AWAY } from './peer';
+import type { ResourceSubscription } from './resource-subscription';
+
+export interface HubOptions {
+  /** A client with more than this many bytes unread is dropped (default 4 MiB, at least one large op). */
+  readonly maxBufferedBytes?: number;
+  /** Revisions per history read while a client catches up (default 500). */
+  readonly pageSize?: number;
+  /** How often to look for commits made by other processes, which publish no events here (default 1000 ms; 0: never). */
+  readonly pollMs?: number;
+  /** Ping interval; a client that misses a pong by the next ping is cut off (default 30 s; 0: never). */
+  readonly heartbeatMs?: number;
+  readonly closeGraceMs?: number;
+  readonly maxSubscriptions?: number;
+}
+
+/**
+ * The live side of the server: every WebSocket client, their resource subscriptions, and one
+ * listener on the host's revision events that fans each event out, serialised once, to the
+ * subscribers of that resource. Fan-out never waits on a client (see `Peer`).
+ */
+export class LiveHub {
+  private readonly connections = new Set<Connection>();
+  private readonly byResource = new Map<string, Set<ResourceSubscription>>();
+  private readonly parser = new MessageParser();
+  private readonly stopListening: () => void;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private polling = false;
+
+  constructor(
+    private readonly host: Host,
+    private readonly taskEvents: TaskEvents,
+    private readonly options: HubOptions = {},
+  ) {
+    this.stopListening = host.resources.subscribe((event) => this.onRevision(event));
+    const pollMs = options.pollMs ?? 1000;
+    if (pollMs > 0) this.timers.push(setInterval(() => void this.poll(), pollMs).unref());
+    const heartbeatMs = options.heartbeatMs ?? 30_000;
+    if (heartbeatMs > 0) this.timers.push(setInterval(() => this.heartbeat(), heartbeatMs).unref());
+  }
+
+  /** Takes over an upgraded socket. */
+  accept(socket: WebSocket): void {
+    const connection = new Connection(socket, {
+      host: this.host,
+      taskEvents: this.taskEvents,
+      parser: this.parser,
+      limits: {
+        maxBufferedBytes: this.options.maxBufferedBytes ?? 4 * 1024 * 1024,
+        closeGraceMs: this.options.closeGraceMs ?? 1000,
+        pageSize: this.options.pageSize ?? 500,
+        maxSubscriptions: this.options.maxSubscriptions ?? 1000,
+      },
+      register: (sub) => this.register(sub),
+      unregister: (sub) => this.unregister(sub),
+      closed: (c) => this.connections.delete(c),
+    });
+    this.connections.add(connection);
+  }
+
+  /** How many clients are connected (for tests and health). */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  close(): void {
+    this.stopListening();
+    for (const timer of this.timers) clearInterval(timer);
+    for (const connection of [...this.connections]) {
+      connection.dispose();
+      connection.peer.socket.close(CLOSE_GOING_AWAY, 'server shutting down');
+    }
+  }
+
+  private onRevision(event: RevisionEvent): void {
+    const subs = this.byResource.get(event.resourceId);
+    if (!subs) return;
+    const text = JSON.stringify(revisionMessage(event));
+    for (const sub of subs) sub.onLive(event, text);
+  }
+
+  private register(sub: ResourceSubscription): void {
+    let subs = this.byResource.get(sub.resourceId);
+    if (!subs) this.byResource.set(sub.resourceId, (subs = new Set()));
+    subs.add(sub);
+  }
+
+  private unregister(sub: ResourceSubscription): void {
+    const subs = this.byResource.get(sub.resourceId);
+    subs?.delete(sub);
+    if (subs?.size === 0) this.byResource.delete(sub.resourceId);
+  }
+
+  /**
+   * Asks history whether live subscribers are behind; one small read per resource and distinct
+   * position (usually one), not one per client.
+   */
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const [resourceId, subs] of [...this.byResource]) {
+        const positions = new Set([...subs].filter((s) => s.live).map((s) => s.revision));
+        for (const position of positions) {
+          const newer = await this.host.resources.history(resourceId, { after: position, limit: 1 });
+          if (newer.length === 0) continue;
+          for (const sub of subs) if (sub.live && sub.revision === position) sub.behind();
+        }
+      }
+    } catch {
+      // A resource that vanished or a busy store: the next poll tries again.
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private heartbeat(): void {
+    for (const connection of this.connections) {
+      if (!connection.alive) {
+        connection.peer.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.peer.socket.ping();
+    }
+  }
+}

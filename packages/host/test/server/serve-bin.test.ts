@@ -1,0 +1,127 @@
+/**
+ * Invariant: `cowork serve`, run as the real bin, listens on the port it was given (0: a free one,
+ * printed), answers the API only with its token, prints a generated token once and never again,
+ * keeps it in a 0600 file, refuses to listen beyond loopback without COWORK_TOKEN (writing
+ * nothing), and exits 0 on SIGTERM or SIGINT.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tempDir } from '../support/temp-host';
+
+const hostDir = resolve(__dirname, '..', '..');
+const repoRoot = resolve(hostDir, '..', '..');
+const bin = join(hostDir, 'bin', 'cowork.js');
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+
+beforeAll(() => {
+  // Build dist/ as `npm run build` does (see test/cli/bin.test.ts), so the bin runs the current source.
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: hostDir, stdio: 'pipe' });
+}, 180_000);
+
+/** The environment of a user with no cowork or model settings, plus `extra`. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of Object.keys(env)) if (name.startsWith('COWORK_') && !(name in extra)) delete env[name];
+  return env;
+}
+
+interface Served {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout, once it has been printed. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Served {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters: (() => void)[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const check of waiters) check();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    printed: (pattern) =>
+      new Promise((done, fail) => {
+        const check = (): void => {
+          const match = pattern.exec(out);
+          if (match) done(match);
+        };
+        waiters.push(check);
+        check();
+        void exited.then(() => fail(new Error(`cowork serve exited before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)));
+      }),
+  };
+}
+
+it('serves with a generated token, prints it once, and exits 0 on SIGTERM and SIGINT', async () => {
+  const workspace = join(dir.path, 'ws');
+  const first = serve(['--port', '0', '--workspace', workspace]);
+  const [, url] = await first.printed(/ at (http:\/\/127\.0\.0\.1:\d+)\n/);
+  const [, token] = await first.printed(/^token: (\S+) \(generated now/m);
+  expect(url).not.toMatch(/:7420$/);
+  expect(first.stdout()).toContain('tasks: off');
+
+  const health = await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token}` } });
+  expect([health.status, await health.json()]).toEqual([200, expect.objectContaining({ status: 'ok' })]);
+  expect((await fetch(`${url}/api/health`)).status).toBe(401);
+  const created = await fetch(`${url}/api/resources`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'text' }) });
+  expect(created.status).toBe(201);
+
+  const tokenFile = join(workspace, 'server-token');
+  expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+  expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+
+  const port = new URL(url!).port;
+  const busy = spawnSync(process.execPath, [bin, 'serve', '--port', port, '--workspace', join(dir.path, 'busy')], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8' });
+  expect(busy.status).toBe(2);
+  expect(busy.stderr).toContain(`error invalid_input: cannot listen on 127.0.0.1:${port}: the port is in use`);
+
+  first.child.kill('SIGTERM');
+  expect(await first.exited).toEqual({ code: 0, signal: null });
+
+  // Started again: the same token, from the file, and not printed.
+  const second = serve(['--port', '0', '--workspace', workspace]);
+  const [, url2] = await second.printed(/ at (http:\/\/127\.0\.0\.1:\d+)\n/);
+  await second.printed(/^token: in .*server-token$/m);
+  expect(second.stdout()).not.toContain(token);
+  expect((await fetch(`${url2}/api/resources`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  second.child.kill('SIGINT');
+  expect(await second.exited).toEqual({ code: 0, signal: null });
+}, 60_000);
+
+it('refuses a non-loopback address without COWORK_TOKEN, writing nothing', () => {
+  const workspace = join(dir.path, 'refused');
+  const refused = spawnSync(process.execPath, [bin, 'serve', '--host', '0.0.0.0', '--port', '0', '--workspace', workspace], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8' });
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toMatch(/^error invalid_input: refusing to listen on 0\.0\.0\.0, which is not a loopback address, without COWORK_TOKEN/);
+  expect(existsSync(workspace)).toBe(false);
+
+  const badPort = spawnSync(process.execPath, [bin, 'serve', '--port', 'http', '--workspace', workspace], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8' });
+  expect(badPort.status).toBe(2);
+  expect(badPort.stderr).toMatch(/^error invalid_input: --port must be a whole number/);
+});
+
+it('listens beyond loopback with COWORK_TOKEN, and takes only that token', async () => {
+  const token = 'an-explicit-token-for-the-lan';
+  const served = serve(['--host', '0.0.0.0', '--port', '0', '--workspace', join(dir.path, 'lan')], cleanEnv({ COWORK_TOKEN: token }));
+  const [, port] = await served.printed(/ at http:\/\/0\.0\.0\.0:(\d+)\n/);
+  await served.printed(/^token: from COWORK_TOKEN$/m);
+  const base = `http://127.0.0.1:${port}`;
+  expect((await fetch(`${base}/api/health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  expect((await fetch(`${base}/api/health`, { headers: { authorization: 'Bearer something-else-entirely' } })).status).toBe(401);
+  expect(existsSync(join(dir.path, 'lan', 'server-token'))).toBe(false);
+  served.child.kill('SIGTERM');
+  expect(await served.exited).toEqual({ code: 0, signal: null });
+}, 60_000);
