@@ -14,6 +14,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerCandidateRoutes } from './routes/candidates';
 import { hostVersion, registerMetaRoutes } from './routes/meta';
 import { registerResourceRoutes } from './routes/resources';
+import { registerExportRoutes } from './routes/exports';
 import { registerTaskRoutes } from './routes/tasks';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
@@ -99,6 +100,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerMetaRoutes(app, ctx);
     registerAuthRoutes(app, ctx);
     registerResourceRoutes(app, ctx);
+    registerExportRoutes(app, ctx);
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
     const document = () => openApiDocument(routes, ctx.version);
