@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const loaded = await measureIdle(MONITORS);
   const row = (label: string, f: IdleFigures, monitors: number): string =>
     `${label.padEnd(22)} ${f.cpuPercent.toFixed(2).padStart(7)} %   events ${String(f.events).padStart(3)}   polled in window ${f.polledInWindow}/${monitors}`;
-  console.log(`${'host'.padEnd(22)} ${'CPU of one core'.padStart(9)}`);
+  console.log(`${'host'.padEnd(22)} ${'CPU'.padStart(7)} (share of one core)`);
   console.log(row('no monitors', baseline, 0));
   console.log(row(`${MONITORS} monitors`, loaded, MONITORS));
   console.log(`monitors' own cost: ${(loaded.cpuPercent - baseline.cpuPercent).toFixed(2)} % of one core (aim: under 5 %)`);
