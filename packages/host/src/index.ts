@@ -70,3 +70,4 @@ export {
 export type { CreateMonitorInput } from './monitors/monitor-input';
 export { parseCron, nextCronTime, type CronSchedule } from './monitors/cron';
 export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from './store/monitor-records';
+export { createServer, type CoworkServer, type ServerOptions } from './server/create-server';

@@ -9,6 +9,7 @@ import type { ServerContext } from './context';
 import { Credentials } from './credentials';
 import { installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
+import { registerWebAssets } from './page';
 import { collectRoutes, openApiDocument } from './openapi';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCandidateRoutes } from './routes/candidates';
@@ -98,6 +99,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     });
     app.get('/ws', { websocket: true, config: { ticket: true } }, (socket) => live.accept(socket));
     registerMetaRoutes(app, ctx);
+    registerWebAssets(app);
     registerAuthRoutes(app, ctx);
     registerResourceRoutes(app, ctx);
     registerExportRoutes(app, ctx);

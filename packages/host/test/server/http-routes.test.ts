@@ -23,7 +23,7 @@ function commit(id: string, payload: unknown): ReturnType<TestServer['request']>
 }
 
 describe('meta', () => {
-  it('answers health, plugins and the placeholder page', async () => {
+  it('answers health, plugins and the web page', async () => {
     const health = await t.request({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
     expect(body(health)).toEqual({ status: 'ok', version: expect.any(String), tasks: false });
@@ -36,7 +36,7 @@ describe('meta', () => {
     const page = await t.request({ method: 'GET', url: '/', headers: { authorization: undefined } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.body).toContain('web UI is coming');
+    expect(page.body).toContain('<script type="module" src="/web/app.js"');
     expect(page.headers).toMatchObject({ 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
   });
 

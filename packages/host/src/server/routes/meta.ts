@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
-import { PLACEHOLDER_PAGE } from '../page';
+import { WEB_PAGE } from '../page';
 import { Open } from '../schemas';
 
-/** `/` (the placeholder page), health, and what the loaded plugins provide. */
+/** `/` (the web page), health, and what the loaded plugins provide. */
 export function registerMetaRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/', { config: { public: true }, schema: { summary: 'The web page (a placeholder for now)', tags: ['meta'] } }, async (_request, reply) => {
+  app.get('/', { config: { public: true }, schema: { summary: 'The web page (the web page for people: conversation, task state, resources, history)', tags: ['meta'] } }, async (_request, reply) => {
     void reply.type('text/html; charset=utf-8');
-    return PLACEHOLDER_PAGE;
+    return WEB_PAGE;
   });
 
   app.get(

@@ -1,0 +1,32 @@
+/** Which server a worker thread runs: the real cowork server, or a bare fastify route to compare with. */
+export type ServerKind = 'cowork' | 'bare';
+
+/** What the main thread hands the server's worker when it starts it. */
+export interface ServerWorkerInput {
+  readonly kind: ServerKind;
+}
+
+/** A resource and the revision it was at when handed out. */
+export interface ResourceHead {
+  readonly id: string;
+  readonly revision: number;
+}
+
+/** Main thread to worker. The worker answers each request in order, one reply per request. */
+export type ServerRequest =
+  /** `count` new text resources (the bare server hands out names only). */
+  | { readonly type: 'create'; readonly count: number }
+  /** One commit appending `text` on top of the revision the worker last saw (cowork only). */
+  | { readonly type: 'commit'; readonly resourceId: string; readonly text: string }
+  /** How many revisions were committed after the given heads (cowork only; the bare server stores nothing). */
+  | { readonly type: 'count'; readonly since: readonly ResourceHead[] }
+  | { readonly type: 'stop' };
+
+/** Worker to main thread: `ready` once listening, then one reply per request. */
+export type ServerReply =
+  | { readonly type: 'ready'; readonly url: string; readonly token: string }
+  | { readonly type: 'created'; readonly resources: readonly ResourceHead[] }
+  /** `commitMs`: the commit call alone, timed in the worker. */
+  | { readonly type: 'committed'; readonly revision: number; readonly commitMs: number }
+  | { readonly type: 'counted'; readonly commits: number | null }
+  | { readonly type: 'stopped' };

@@ -1,0 +1,51 @@
+// The HTTP API, same origin, authenticated by the session cookie (sent because it is same-origin).
+
+/** A failed request: `code` and `details` are the server's `{"error": {...}}`. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    const error = (body && body.error) || {};
+    super(error.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || 'http_error';
+    this.hint = error.hint || '';
+    this.details = error;
+  }
+}
+
+/** One JSON request; resolves with the parsed body (null for 204), rejects with ApiError. */
+export async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** `/api/...` with each path segment encoded. */
+export function path(...segments) {
+  return '/api/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
+}
+
+const OPERATOR = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
+
+/** `human:<name>` from the name field (default `human:web`). */
+export function operator() {
+  const name = document.getElementById('operator-name').value.trim();
+  return `human:${OPERATOR.test(name) ? name : 'web'}`;
+}
+
+/** What a person reads for a failure: the message and the server's hint. */
+export function describe(error) {
+  if (error instanceof ApiError) return `${error.code}: ${error.message}${error.hint ? ` (${error.hint})` : ''}`;
+  return String((error && error.message) || error);
+}

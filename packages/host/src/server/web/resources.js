@@ -1,0 +1,213 @@
+// The resources panel: the list, and the open resource. A `text` resource is edited in a textarea
+// and saved as one `set` op on the revision the person read; what others commit meanwhile arrives
+// live and never overwrites an unsaved edit; a conflicting save shows the person's candidate beside
+// the current revision, to retry on top of it or discard.
+import { api, ApiError, describe, operator, path } from './api.js';
+import { contentText } from './diff.js';
+import { debounce, fill, h } from './dom.js';
+import { History } from './history.js';
+
+export class ResourcesPanel {
+  constructor(root, live) {
+    this.live = live;
+    this.current = null; // {id, kind, revision, savedText}
+    this.saving = false;
+    this.syncAgain = false;
+    this.list = h('ul', { id: 'resource-list', class: 'list' });
+    this.editor = h('div', { id: 'editor' }, h('p', { class: 'muted' }, 'Open a resource from the list.'));
+    this.historyRoot = h('div', { id: 'history' });
+    this.history = new History(this.historyRoot, {
+      currentRevision: () => this.current && this.current.revision,
+      onRestored: () => this.sync(),
+    });
+    fill(
+      root,
+      h('h2', { id: 'resources-title' }, 'Resources'),
+      h('button', { type: 'button', onclick: () => void this.refreshList() }, 'Refresh list'),
+      this.list,
+      this.editor,
+      this.historyRoot,
+    );
+    const refreshHistory = debounce(() => void Promise.all([this.history.refresh(), this.refreshList()]), 100);
+    live.on('revision', (message) => {
+      if (!this.current || message.resourceId !== this.current.id) return;
+      refreshHistory();
+      if (message.revision > this.current.revision) void this.sync();
+    });
+  }
+
+  async refreshList() {
+    const { resources } = await api('GET', '/api/resources');
+    fill(
+      this.list,
+      resources.length === 0 ? h('li', { class: 'muted' }, 'No resources yet.') : null,
+      resources.map((r) =>
+        h('li', {}, h('button', { type: 'button', class: 'link', dataset: { resourceId: r.id }, onclick: () => void this.open(r.id) }, `${r.id} (${r.kind}, revision ${r.revision})`)),
+      ),
+    );
+  }
+
+  async open(id) {
+    if (this.current) this.live.unsubscribe(this.current.id);
+    const resource = await api('GET', path('resources', id));
+    this.current = { id, kind: resource.kind, revision: resource.revision, savedText: contentText(resource.content) };
+    this.render(resource);
+    this.live.subscribe(id, resource.revision);
+    await this.history.open(id);
+  }
+
+  render(resource) {
+    const heading = h('h3', { id: 'editor-title' }, `${resource.id} (${resource.kind})`);
+    const revision = h('p', {}, 'Revision ', h('span', { id: 'editor-revision' }, String(resource.revision)));
+    if (resource.kind !== 'text') {
+      fill(
+        this.editor,
+        heading,
+        revision,
+        h('p', { class: 'note' }, `The ${resource.kind} plugin's own view is not in the page yet; its content is shown read-only as JSON.`),
+        h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
+      );
+      return;
+    }
+    this.textarea = h('textarea', { id: 'editor-text', rows: 14, spellcheck: 'false', oninput: () => this.showDirty() });
+    this.textarea.value = this.current.savedText;
+    this.status = h('p', { id: 'editor-status', role: 'status', 'aria-live': 'polite' });
+    this.moved = h('p', { id: 'moved-notice', class: 'warning', role: 'alert', hidden: true });
+    this.saveButton = h('button', { id: 'save', type: 'button', onclick: () => void this.save() }, 'Save');
+    this.conflict = h('section', { id: 'conflict', class: 'conflict', hidden: true, 'aria-labelledby': 'conflict-title' });
+    fill(this.editor, heading, revision, h('label', { for: 'editor-text' }, 'Content'), this.textarea, h('div', { class: 'row' }, this.saveButton, this.status), this.moved, this.conflict);
+  }
+
+  dirty() {
+    return Boolean(this.textarea) && this.textarea.value !== this.current.savedText;
+  }
+
+  showDirty() {
+    this.status.textContent = this.dirty() ? 'Unsaved changes' : '';
+  }
+
+  /** Brings the page up to the resource's newest revision, unless the person has unsaved edits. */
+  async sync() {
+    if (this.saving) {
+      this.syncAgain = true;
+      return;
+    }
+    const { id } = this.current;
+    const resource = await api('GET', path('resources', id));
+    if (!this.current || this.current.id !== id || resource.revision <= this.current.revision) return;
+    if (this.current.kind !== 'text' || !this.dirty()) {
+      this.current.revision = resource.revision;
+      this.current.savedText = contentText(resource.content);
+      if (this.current.kind === 'text') {
+        this.textarea.value = this.current.savedText;
+        this.editor.querySelector('#editor-revision').textContent = String(resource.revision);
+        this.moved.hidden = true;
+        this.showDirty();
+      } else this.render(resource);
+      return;
+    }
+    this.moved.hidden = false;
+    this.moved.textContent =
+      `This resource moved to revision ${resource.revision} while you were editing revision ${this.current.revision}. ` +
+      'Your edit is kept; when you save, you will see it beside the current revision and choose.';
+  }
+
+  async save() {
+    const text = this.textarea.value;
+    this.saving = true;
+    this.saveButton.disabled = true;
+    this.status.textContent = 'Saving…';
+    try {
+      const result = await api('POST', path('resources', this.current.id, 'commits'), {
+        baseRevision: this.current.revision,
+        op: { type: 'set', text },
+        operator: operator(),
+      });
+      this.adopt(result.revision, text);
+      this.status.textContent = `Saved as revision ${result.revision}`;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'revision_conflict') await this.showConflict(error.details.candidateId, text);
+      else this.status.textContent = `Not saved: ${describe(error)}`;
+    } finally {
+      this.saving = false;
+      this.saveButton.disabled = !this.conflict.hidden;
+      if (this.syncAgain) {
+        this.syncAgain = false;
+        void this.sync();
+      }
+    }
+  }
+
+  adopt(revision, text) {
+    this.current.revision = revision;
+    this.current.savedText = text;
+    this.textarea.value = text;
+    this.editor.querySelector('#editor-revision').textContent = String(revision);
+    this.moved.hidden = true;
+  }
+
+  /** The person's candidate beside the current revision, with Retry and Discard. */
+  async showConflict(candidateId, candidateText) {
+    const resource = await api('GET', path('resources', this.current.id));
+    const message = h('p', { id: 'conflict-status', role: 'status' });
+    const retry = h('button', { id: 'conflict-retry', type: 'button' }, 'Retry: save my version on top of the current one');
+    const discard = h('button', { id: 'conflict-discard', type: 'button' }, 'Discard my version');
+    retry.addEventListener('click', () => void this.resolving(async () => {
+      try {
+        const latest = await api('GET', path('resources', this.current.id));
+        const result = await api('POST', path('candidates', candidateId, 'accept'), { operator: operator(), baseRevision: latest.revision });
+        this.closeConflict();
+        this.adopt(result.revision, candidateText);
+        this.status.textContent = `Saved your version as revision ${result.revision}`;
+      } catch (error) {
+        message.textContent = `Retry failed: ${describe(error)}`;
+      }
+    }));
+    discard.addEventListener('click', () => void this.resolving(async () => {
+      try {
+        await api('POST', path('candidates', candidateId, 'reject'), { operator: operator() });
+        const latest = await api('GET', path('resources', this.current.id));
+        this.closeConflict();
+        this.adopt(latest.revision, contentText(latest.content));
+        this.status.textContent = `Discarded your version; showing revision ${latest.revision}`;
+      } catch (error) {
+        message.textContent = `Discard failed: ${describe(error)}`;
+      }
+    }));
+    fill(
+      this.conflict,
+      h('h4', { id: 'conflict-title' }, 'Someone saved first'),
+      h('p', {}, `Your save was based on revision ${this.current.revision}, but the resource is at revision ${resource.revision}. Your version is kept as candidate ${candidateId}.`),
+      h(
+        'div',
+        { class: 'side-by-side' },
+        h('figure', {}, h('figcaption', {}, 'Your version'), h('pre', { id: 'conflict-candidate', class: 'content' }, candidateText)),
+        h('figure', {}, h('figcaption', {}, `Current: revision ${resource.revision}`), h('pre', { id: 'conflict-current', class: 'content' }, contentText(resource.content))),
+      ),
+      h('div', { class: 'row' }, retry, discard),
+      message,
+    );
+    this.conflict.hidden = false;
+    this.status.textContent = 'Not saved: revision conflict';
+  }
+
+  /** Runs a conflict action with live syncing held back, so its own revision is not taken for someone else's. */
+  async resolving(action) {
+    this.saving = true;
+    try {
+      await action();
+    } finally {
+      this.saving = false;
+      if (this.syncAgain) {
+        this.syncAgain = false;
+        void this.sync();
+      }
+    }
+  }
+
+  closeConflict() {
+    this.conflict.hidden = true;
+    fill(this.conflict);
+    this.saveButton.disabled = false;
+  }
+}
