@@ -1,10 +1,10 @@
-import { isCoworkError } from '../errors';
 import { defineTool } from '../plugins/define-plugin';
-import type { ToolDefinition, ToolResult } from '../plugins/types';
+import type { ToolDefinition } from '../plugins/types';
 import type { JobRecord } from '../store/job-records';
 import type { Json } from '../store/records';
 import type { LogStream } from './job-files';
 import type { JobService } from './job-service';
+import { asToolResult } from '../plugins/tool-result';
 
 /**
  * The agent tools over jobs: `start_job`, `job_status`, `job_logs`, `cancel_job`. A call that ran
@@ -40,7 +40,7 @@ function startJob(service: JobService): ToolDefinition<{ command: string; args?:
     },
     permissions: [],
     handler: (input, context) =>
-      asResult(async () => jobView(await service.start(input, { operator: context.operator, taskId: context.taskId, idempotencyKey: context.idempotencyKey }))),
+      asToolResult(async () => jobView(await service.start(input, { operator: context.operator, taskId: context.taskId, idempotencyKey: context.idempotencyKey }))),
   });
 }
 
@@ -53,7 +53,7 @@ function jobStatus(service: JobService): ToolDefinition<{ jobId?: string }> {
     inputSchema: { type: 'object', properties: { jobId: JOB_ID }, additionalProperties: false },
     permissions: [],
     handler: (input) =>
-      asResult(async () =>
+      asToolResult(async () =>
         input.jobId === undefined ? { jobs: (await service.list()).map(jobView) } : jobView(await service.get(input.jobId)),
       ),
   });
@@ -78,7 +78,7 @@ function jobLogs(service: JobService): ToolDefinition<{ jobId: string; stream?: 
     },
     permissions: [],
     handler: (input) =>
-      asResult(async () => {
+      asToolResult(async () => {
         const { jobId, stream, tail = 50, search } = input;
         const logs = await service.logs(jobId, { stream, tail, search });
         const status = (await service.get(jobId)).status;
@@ -101,7 +101,7 @@ function cancelJob(service: JobService): ToolDefinition<{ jobId: string; graceMs
       additionalProperties: false,
     },
     permissions: [],
-    handler: (input) => asResult(async () => jobView(await service.cancel(input.jobId, { graceMs: input.graceMs }))),
+    handler: (input) => asToolResult(async () => jobView(await service.cancel(input.jobId, { graceMs: input.graceMs }))),
   });
 }
 
@@ -125,11 +125,3 @@ export function jobView(job: JobRecord): Json {
   };
 }
 
-async function asResult(fn: () => Promise<Json>): Promise<ToolResult> {
-  try {
-    return { content: await fn() };
-  } catch (error) {
-    if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
-    throw error;
-  }
-}

@@ -1,11 +1,12 @@
-import { CoworkError, isCoworkError } from '../errors';
+import { CoworkError } from '../errors';
 import { defineTool } from '../plugins/define-plugin';
-import type { ToolContext, ToolDefinition, ToolResult } from '../plugins/types';
+import type { ToolContext, ToolDefinition } from '../plugins/types';
 import type { MonitorRecord } from '../store/monitor-records';
 import type { Json } from '../store/records';
 import { describeTarget } from './monitor-event';
 import { MONITOR_KINDS, type CreateMonitorInput } from './monitor-input';
 import type { MonitorService } from './monitor-service';
+import { asToolResult } from '../plugins/tool-result';
 
 /**
  * The agent tools over monitors: `create_monitor`, `list_monitors`, `cancel_monitor`. A monitor
@@ -57,7 +58,7 @@ function createMonitor(service: MonitorService, workspaceDir: string): ToolDefin
     },
     permissions: [],
     handler: (input, context) =>
-      asResult(async () => {
+      asToolResult(async () => {
         const monitor = await service.create(input, {
           owner: { taskId: requireTask(context, 'create_monitor'), agentId: context.agentId },
           operator: context.operator,
@@ -75,7 +76,7 @@ function listMonitors(service: MonitorService, workspaceDir: string): ToolDefini
     inputSchema: { type: 'object', properties: { status: { enum: ['active', 'cancelled'] } }, additionalProperties: false },
     permissions: [],
     handler: (input, context) =>
-      asResult(async () => {
+      asToolResult(async () => {
         const monitors = await service.list({ taskId: context.taskId, status: input.status ?? 'active' });
         return { monitors: monitors.map((m) => monitorView(m, workspaceDir)) };
       }),
@@ -89,7 +90,7 @@ function cancelMonitor(service: MonitorService, workspaceDir: string): ToolDefin
     inputSchema: { type: 'object', properties: { monitorId: MONITOR_ID }, required: ['monitorId'], additionalProperties: false },
     permissions: [],
     handler: (input, context) =>
-      asResult(async () => {
+      asToolResult(async () => {
         const monitor = await service.get(input.monitorId);
         // Another task's monitor reads as missing, as someone else's draft does.
         if (context.taskId !== undefined && monitor.taskId !== context.taskId) {
@@ -126,11 +127,3 @@ function requireTask(context: ToolContext, tool: string): string {
   return context.taskId;
 }
 
-async function asResult(fn: () => Promise<Json>): Promise<ToolResult> {
-  try {
-    return { content: await fn() };
-  } catch (error) {
-    if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
-    throw error;
-  }
-}
