@@ -12,6 +12,7 @@ import type { PluginDefinition } from './plugins/types';
 import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from './resources/resource-deps';
 import { ExportService } from './resources/export-service';
 import { ResourceService } from './resources/resource-service';
+import { ViewService } from './resources/view-service';
 import { RevisionEvents } from './resources/revision-events';
 import { openWorkspaceStore } from './store/open-store';
 import type { SynchronousMode } from './store/sqlite/sqlite-store';
@@ -45,6 +46,8 @@ export class Host {
   readonly resources: ResourceService;
   /** Each kind's export formats (pptx, pdf, step, ...). */
   readonly exports: ExportService;
+  /** Each kind's view of a content, for the web page. */
+  readonly views: ViewService;
   readonly coordinator: Coordinator;
   /** Background processes that survive the host (see src/jobs). */
   readonly jobs: JobService;
@@ -68,6 +71,7 @@ export class Host {
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.exports = new ExportService(parts.resources, parts.registry);
+    this.views = new ViewService(parts.resources, parts.registry);
     this.coordinator = parts.coordinator;
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;

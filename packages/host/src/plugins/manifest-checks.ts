@@ -42,6 +42,7 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
   for (const fn of KIND_FUNCTIONS) {
     if (typeof kind[fn] !== 'function') problems.push(`${where}: ${fn} must be a function`);
   }
+  if (kind.view !== undefined && typeof kind.view !== 'function') problems.push(`${where}: view must be a function when given`);
   if (kind.validateOp !== undefined && typeof kind.validateOp !== 'function') {
     problems.push(`${where}: validateOp must be a function when given`);
   }

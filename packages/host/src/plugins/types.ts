@@ -40,6 +40,8 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
   summarize(content: Content): string;
   /** A compact, human-readable description of what changed between two contents. */
   diff(before: Content, after: Content): string;
+  /** How the web page shows a content to people; without it the page shows the JSON. See ./views.ts. */
+  view?(content: Content, context: import('./views').ViewContext): import('./views').ViewBlock[];
   /** The formats this kind exports to, by name (`pptx`, `pdf`, `zip`); see ./exports.ts. */
   readonly exports?: Readonly<Record<string, import('./exports').ExportFormat<Content>>>;
 }

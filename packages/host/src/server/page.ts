@@ -44,7 +44,7 @@ It is sent once in a request body and exchanged for a session cookie; it is neve
 </section>
 <div id="workspace" hidden></div>
 </main>
-<footer class="foot"><p>Not here yet: each plugin's own view of its kinds (other kinds show read-only JSON for now); that part of the web UI is coming.</p></footer>
+<footer class="foot"><p>Each resource is shown by its kind's view; text resources are editable here; kinds without a view show their JSON.</p></footer>
 </body>
 </html>
 `;

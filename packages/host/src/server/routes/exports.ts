@@ -9,8 +9,9 @@ const ExportQuery = Type.Object({ revision: Type.Optional(Type.Integer({ minimum
 type ExportQuery = Static<typeof ExportQuery>;
 
 /**
- * Exports through the kind's contract: `GET /api/resources/:id/export/:format` answers the bytes
- * with the format's media type and a download file name; `.../exports` lists the formats.
+ * Exports and views through the kind's contract: `GET /api/resources/:id/export/:format` answers
+ * the bytes with the format's media type and a download file name; `.../exports` lists the formats;
+ * `.../view` answers the kind's view blocks for the web page.
  */
 export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const tags = ['resources'];
@@ -32,6 +33,19 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
       },
     },
     async (request) => ({ formats: await ctx.host.exports.formats(request.params.id) }),
+  );
+
+  app.get<{ Params: IdParams; Querystring: ExportQuery }>(
+    '/api/resources/:id/view',
+    {
+      schema: {
+        summary: "The resource as its kind's view shows it to people: plain blocks (null when the kind has no view)",
+        tags,
+        params: IdParams,
+        querystring: ExportQuery,
+      },
+    },
+    async (request) => ctx.host.views.view(request.params.id, { revision: request.query.revision }),
   );
 
   app.get<{ Params: ExportParams; Querystring: ExportQuery }>(

@@ -6,6 +6,7 @@ import { api, ApiError, describe, operator, path } from './api.js';
 import { contentText } from './diff.js';
 import { debounce, fill, h } from './dom.js';
 import { History } from './history.js';
+import { renderBlocks } from './view.js';
 
 export class ResourcesPanel {
   constructor(root, live) {
@@ -56,17 +57,29 @@ export class ResourcesPanel {
     await this.history.open(id);
   }
 
+  /** A kind other than text: its plugin's view blocks, or its JSON when the kind has no view. */
+  async renderView(resource, heading, revision) {
+    const { blocks } = await api('GET', `${path('resources', resource.id)}/view?revision=${resource.revision}`);
+    if (!this.current || this.current.id !== resource.id) return;
+    fill(
+      this.editor,
+      heading,
+      revision,
+      blocks
+        ? renderBlocks(blocks)
+        : [
+            h('p', { class: 'note' }, `The ${resource.kind} kind has no view; its content is shown read-only as JSON.`),
+            h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
+          ],
+    );
+  }
+
   render(resource) {
     const heading = h('h3', { id: 'editor-title' }, `${resource.id} (${resource.kind})`);
     const revision = h('p', {}, 'Revision ', h('span', { id: 'editor-revision' }, String(resource.revision)));
     if (resource.kind !== 'text') {
-      fill(
-        this.editor,
-        heading,
-        revision,
-        h('p', { class: 'note' }, `The ${resource.kind} plugin's own view is not in the page yet; its content is shown read-only as JSON.`),
-        h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
-      );
+      fill(this.editor, heading, revision, h('p', { class: 'muted' }, 'Loading its view…'));
+      void this.renderView(resource, heading, revision);
       return;
     }
     this.textarea = h('textarea', { id: 'editor-text', rows: 14, spellcheck: 'false', oninput: () => this.showDirty() });

@@ -1,0 +1,37 @@
+/**
+ * How a kind shows a content to people in the web page: a list of plain blocks the page renders
+ * itself (as text, never as HTML), so a plugin cannot inject script into the page. Pictures and
+ * frames point at same-origin URLs the host serves (an export, a live app), never elsewhere.
+ */
+export type ViewBlock =
+  | { readonly type: 'heading'; readonly text: string; readonly level?: 1 | 2 | 3 }
+  | { readonly type: 'paragraph'; readonly text: string }
+  | { readonly type: 'list'; readonly items: readonly string[]; readonly ordered?: boolean }
+  | { readonly type: 'code'; readonly text: string }
+  | { readonly type: 'table'; readonly rows: readonly (readonly string[])[]; readonly header?: readonly string[] }
+  | { readonly type: 'image'; readonly url: string; readonly alt: string }
+  | { readonly type: 'frame'; readonly url: string; readonly title: string };
+
+export interface ViewContext {
+  readonly resourceId: string;
+  readonly revision: number;
+  /** The same-origin URL of one of the kind's exports of this revision (for `image` and `frame`). */
+  exportUrl(format: string): string;
+}
+
+/** The JSON Schema every view block must match; URLs must be same-origin paths. */
+export const VIEW_BLOCK_SCHEMA = {
+  oneOf: [
+    block('heading', { text: { type: 'string' }, level: { enum: [1, 2, 3] } }, ['text']),
+    block('paragraph', { text: { type: 'string' } }, ['text']),
+    block('list', { items: { type: 'array', items: { type: 'string' } }, ordered: { type: 'boolean' } }, ['items']),
+    block('code', { text: { type: 'string' } }, ['text']),
+    block('table', { rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } }, header: { type: 'array', items: { type: 'string' } } }, ['rows']),
+    block('image', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
+    block('frame', { url: { type: 'string', pattern: '^/(?!/)' }, title: { type: 'string' } }, ['url', 'title']),
+  ],
+} as const;
+
+function block(type: string, properties: Record<string, object>, required: string[]): object {
+  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...required], additionalProperties: false };
+}

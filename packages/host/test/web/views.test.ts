@@ -1,0 +1,89 @@
+/**
+ * Invariants of the view contract: a kind's view blocks are checked (a malformed block or an
+ * off-site URL is the plugin's failure, never markup in the page); a kind without a view answers
+ * `blocks: null`; and in real Chromium the page renders the blocks as text, with a picture served
+ * from the kind's own export, and never runs markup that a content carries.
+ */
+import { definePlugin } from '../../src/plugins/define-plugin';
+import type { Json } from '../../src/store/records';
+import { body, errorCode, startTestServer, type TestServer } from '../server/harness';
+import { launchChromium, openSignedIn, screenshot, type TestBrowser } from './browser';
+
+// A 1x1 PNG, so the page has a real picture to load from the export route.
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+type Card = { title: string; points: string[]; bad?: boolean };
+
+const cardPlugin = definePlugin({
+  name: 'cards',
+  version: '1.0.0',
+  kinds: [
+    {
+      name: 'demo.card',
+      description: 'A titled list of points.',
+      revisionSemantics: 'host',
+      contentSchema: { type: 'object', properties: { title: { type: 'string' }, points: { type: 'array', items: { type: 'string' } }, bad: { type: 'boolean' } }, required: ['title', 'points'] },
+      opSchema: { type: 'object' },
+      initialContent: () => ({ title: 'Untitled', points: [] }),
+      applyOp: (content: Json) => content,
+      summarize: (content: Json) => (content as Card).title,
+      diff: () => '',
+      view: (content: Json, context) => {
+        const card = content as Card;
+        if (card.bad) return [{ type: 'image', url: 'https://elsewhere.example/x.png', alt: 'off-site' }];
+        return [
+          { type: 'heading', text: card.title },
+          { type: 'list', items: card.points },
+          { type: 'image', url: context.exportUrl('png'), alt: 'card preview' },
+        ];
+      },
+      exports: { png: { mediaType: 'image/png', extension: 'png', export: async () => new Uint8Array(PIXEL) } },
+    },
+  ],
+});
+
+let t: TestServer;
+afterEach(() => t.dispose());
+
+it('checks view blocks, and answers null for a kind without a view', async () => {
+  t = await startTestServer({}, { plugins: [cardPlugin] });
+  const card = await t.host.resources.create({ kind: 'demo.card', content: { title: 'Plan', points: ['one'] }, operator: 'human:ann' });
+  const view = body<{ blocks: { type: string }[] }>(await t.request({ method: 'GET', url: `/api/resources/${card.id}/view` }));
+  expect(view.blocks.map((b) => b.type)).toEqual(['heading', 'list', 'image']);
+  const bad = await t.host.resources.create({ kind: 'demo.card', content: { title: 'x', points: [], bad: true }, operator: 'human:ann' });
+  const refused = await t.request({ method: 'GET', url: `/api/resources/${bad.id}/view` });
+  expect(refused.statusCode).toBe(500);
+  expect(errorCode(refused)).toBe('plugin_failed');
+  const text = await t.host.resources.create({ kind: 'text', operator: 'human:ann' });
+  expect(body(await t.request({ method: 'GET', url: `/api/resources/${text.id}/view` }))).toEqual({ kind: 'text', revision: 0, blocks: null });
+});
+
+describe('in Chromium', () => {
+  let browser: TestBrowser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it('renders a kind view as text, with its exported picture', async () => {
+    t = await startTestServer({ port: 0 }, { plugins: [cardPlugin] });
+    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const card = await t.host.resources.create({
+      kind: 'demo.card',
+      content: { title: 'Launch <script>window.pwned = 1</script>', points: ['book the room', '<b>not bold</b>'] },
+      operator: 'human:ann',
+    });
+    const { page, problems } = await openSignedIn(browser.context, baseUrl);
+    await page.click(`button[data-resource-id="${card.id}"]`);
+    await page.locator('#editor-view').waitFor();
+    expect(await page.locator('#editor-view h4').textContent()).toBe('Launch <script>window.pwned = 1</script>');
+    expect(await page.locator('#editor-view li').allTextContents()).toEqual(['book the room', '<b>not bold</b>']);
+    expect(await page.locator('#editor-view b').count()).toBe(0);
+    // Expressions as strings: the test's own TypeScript has no DOM types.
+    await page.waitForFunction("(() => { const img = document.querySelector('#editor-view img'); return img !== null && img.complete && img.naturalWidth === 1; })()");
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    await screenshot(page, 'views-1-card');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
