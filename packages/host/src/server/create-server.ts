@@ -13,6 +13,7 @@ import { registerWebAssets } from './page';
 import { collectRoutes, openApiDocument } from './openapi';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCandidateRoutes } from './routes/candidates';
+import { registerDemoRoutes } from './routes/demo';
 import { hostVersion, registerMetaRoutes } from './routes/meta';
 import { registerResourceRoutes } from './routes/resources';
 import { registerExportRoutes } from './routes/exports';
@@ -105,6 +106,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerExportRoutes(app, ctx);
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
+    registerDemoRoutes(app, ctx);
     const document = () => openApiDocument(routes, ctx.version);
     app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => document());
     await app.ready();

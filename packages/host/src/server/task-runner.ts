@@ -23,11 +23,13 @@ export class TaskRunner {
   readonly runtime: AgentRuntime | undefined;
   private readonly runs = new Set<Promise<void>>();
   private readonly unfollow: (() => void)[] = [];
+  /** Runtimes over other providers (the recorded demo), closed with this runner. */
+  private readonly extra = new Set<AgentRuntime>();
   private closed = false;
 
   constructor(
     private readonly host: Host,
-    events: TaskEvents,
+    private readonly events: TaskEvents,
     private readonly options: TaskRunnerOptions,
   ) {
     this.unfollow.push(events.followCoordinator(host.coordinator));
@@ -70,7 +72,20 @@ export class TaskRunner {
     this.closed = true;
     for (const stop of this.unfollow) stop();
     await this.runtime?.close();
+    await Promise.all([...this.extra].map((runtime) => runtime.close()));
     await Promise.allSettled([...this.runs]);
+  }
+
+  /**
+   * A runtime over another provider (the recorded demo plays its own), publishing its events like
+   * the main one, and a way to run a task on it in the background. Closed with this runner.
+   */
+  runtimeFor(provider: ModelProvider): { runtime: AgentRuntime; run: (taskId: string) => void } {
+    if (this.closed) throw new CoworkError('invalid_transition', 'the server is closing', {});
+    const runtime = new AgentRuntime({ ...this.options.runtime, host: this.host, provider, onEvent: (event) => this.events.publish(event) });
+    this.extra.add(runtime);
+    this.unfollow.push(runtime.inbox.subscribe((m) => this.events.publish({ type: 'inbox_posted', ...m })));
+    return { runtime, run: (taskId) => this.kick(runtime, taskId) };
   }
 
   private kick(runtime: AgentRuntime, taskId: string): void {

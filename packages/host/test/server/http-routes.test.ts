@@ -68,6 +68,7 @@ describe('meta', () => {
         'POST /api/tasks/{id}/messages',
         'POST /api/tasks/{id}/cancel',
         'GET /api/tasks/{id}/log',
+        'POST /api/demo',
         'POST /api/ws-tickets',
         'POST /api/session',
         'DELETE /api/session',

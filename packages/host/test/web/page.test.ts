@@ -168,7 +168,7 @@ it("Discard drops the person's candidate and shows the current revision; Restore
   await page.close();
 });
 
-it('without a model, the tasks panel says how to point the host at one, and starting a task says why it cannot', async () => {
+it('without a model, the tasks panel says how to point the host at one, starting a task says why it cannot, and the recorded demo runs', async () => {
   const { page, problems } = await openSignedIn(browser.context, baseUrl);
   await page.locator('#model-hint').waitFor({ state: 'visible' });
   expect(await page.textContent('#model-hint')).toContain('COWORK_MODEL_BASE_URL');
@@ -176,6 +176,12 @@ it('without a model, the tasks panel says how to point the host at one, and star
   await page.click('#new-task button[type=submit]');
   await page.locator('#task-start-status', { hasText: 'model_not_configured' }).waitFor();
   await screenshot(page, 'page-7-no-model');
+  // The recorded demo runs without a model, and opens its task and its resource.
+  await page.click('#run-demo');
+  await page.locator('#task-state strong', { hasText: 'done' }).waitFor();
+  await page.locator('#editor-title', { hasText: 'text' }).waitFor();
+  await page.locator('#editor-revision', { hasText: '2' }).waitFor();
+  expect(await page.inputValue('#editor-text')).toContain('A person added this line');
   expect(problems).toEqual([]);
   await page.close();
 });

@@ -67,7 +67,7 @@ async function start(health) {
     badge.dataset.status = status;
   });
   const resources = new ResourcesPanel(resourcesRoot, live);
-  const tasks = new TasksPanel(tasksRoot, live);
+  const tasks = new TasksPanel(tasksRoot, live, (id) => resources.open(id));
   tasks.showModelHint(!health.tasks);
   await live.connect();
   await Promise.all([resources.refreshList(), tasks.refreshList()]);

@@ -9,11 +9,18 @@ const MODEL_HINT =
   '(and COWORK_API_KEY if the server needs one), or COWORK_REPLAY to play a recording; then restart `cowork serve`.';
 
 export class TasksPanel {
-  constructor(root, live) {
+  constructor(root, live, openResource = () => {}) {
     this.live = live;
+    this.openResource = openResource;
     this.taskId = null;
     this.activity = [];
-    this.hint = h('p', { id: 'model-hint', class: 'warning', role: 'note', hidden: true }, MODEL_HINT);
+    this.demoStatus = h('span', { id: 'demo-status', role: 'status' });
+    this.hint = h(
+      'div',
+      { id: 'model-hint', class: 'warning', role: 'note', hidden: true },
+      h('p', {}, MODEL_HINT),
+      h('p', {}, 'Or watch a recorded task (no model needed): Main delegates, a person edits, a conflict is resolved. ', h('button', { id: 'run-demo', type: 'button', onclick: () => void this.runDemo() }, 'Run the recorded demo'), ' ', this.demoStatus),
+    );
     this.list = h('ul', { id: 'task-list', class: 'list' });
     this.request = h('textarea', { id: 'task-request', rows: 3 });
     this.startStatus = h('p', { id: 'task-start-status', role: 'status' });
@@ -63,6 +70,17 @@ export class TasksPanel {
     } catch (error) {
       if (error instanceof ApiError && error.code === 'model_not_configured') this.showModelHint(true);
       this.startStatus.textContent = `Not started: ${describe(error)}`;
+    }
+  }
+
+  async runDemo() {
+    try {
+      const { taskId, resourceId } = await api('POST', '/api/demo');
+      this.demoStatus.textContent = `Started ${taskId}`;
+      await this.open(taskId);
+      await this.openResource(resourceId);
+    } catch (error) {
+      this.demoStatus.textContent = `Not started: ${describe(error)}`;
     }
   }
 
