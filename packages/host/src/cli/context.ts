@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Host } from '../host';
+import { discoverInstalledPlugins } from '../plugins/discover';
 import type { CliContext, LeafArgs } from './command';
 import type { CliIo, Output } from './output';
 
@@ -7,16 +8,21 @@ export const DEFAULT_WORKSPACE = '.cowork';
 
 /**
  * The context of one command: the workspace and plugins from the common options (then the
- * environment, then the defaults), resolved against the caller's cwd.
+ * environment, then the defaults: ./.cowork and every installed plugin), resolved against the
+ * caller's cwd.
  */
 export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContext {
   const workspace = args.option('workspace') || io.env.COWORK_WORKSPACE || DEFAULT_WORKSPACE;
-  const plugins = args.option('plugins') ?? io.env.COWORK_PLUGINS ?? '';
+  const named = args.option('plugins') ?? io.env.COWORK_PLUGINS;
   const workspaceDir = resolve(io.cwd, workspace);
-  const pluginModules = plugins
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  // Without --plugins or COWORK_PLUGINS, every installed plugin loads (an empty value means none).
+  const pluginModules =
+    named === undefined
+      ? discoverInstalledPlugins(io.cwd)
+      : named
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '');
   return {
     io,
     out,

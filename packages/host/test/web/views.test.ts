@@ -2,7 +2,8 @@
  * Invariants of the view contract: a kind's view blocks are checked (a malformed block or an
  * off-site URL is the plugin's failure, never markup in the page); a kind without a view answers
  * `blocks: null`; and in real Chromium the page renders the blocks as text, with a picture served
- * from the kind's own export, and never runs markup that a content carries.
+ * from the kind's own export, never runs markup that a content carries, and lets a person edit any
+ * kind through its ops (refused ops are explained and write nothing).
  */
 import { definePlugin } from '../../src/plugins/define-plugin';
 import type { Json } from '../../src/store/records';
@@ -23,9 +24,9 @@ const cardPlugin = definePlugin({
       description: 'A titled list of points.',
       revisionSemantics: 'host',
       contentSchema: { type: 'object', properties: { title: { type: 'string' }, points: { type: 'array', items: { type: 'string' } }, bad: { type: 'boolean' } }, required: ['title', 'points'] },
-      opSchema: { type: 'object' },
+      opSchema: { type: 'object', properties: { add: { type: 'string', minLength: 1 } }, required: ['add'], additionalProperties: false },
       initialContent: () => ({ title: 'Untitled', points: [] }),
-      applyOp: (content: Json) => content,
+      applyOp: (content: Json, op: Json) => ({ ...(content as Card), points: [...(content as Card).points, (op as { add: string }).add] }),
       summarize: (content: Json) => (content as Card).title,
       diff: () => '',
       view: (content: Json, context) => {
@@ -83,6 +84,18 @@ describe('in Chromium', () => {
     await page.waitForFunction("(() => { const img = document.querySelector('#editor-view img'); return img !== null && img.complete && img.naturalWidth === 1; })()");
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     await screenshot(page, 'views-1-card');
+
+    // The person edits the kind through its ops; a bad op gets the kind's complaint.
+    await page.fill('#op-json', '{"add": "third point"}');
+    await page.click('#op-commit');
+    await page.locator('#editor-view li', { hasText: 'third point' }).waitFor();
+    expect((await t.host.resources.get(card.id)).revision).toBe(1);
+    expect((await t.host.resources.history(card.id))[1]).toMatchObject({ operator: 'human:web', op: { add: 'third point' } });
+    await page.fill('#op-json', '{"remove": 1}');
+    await page.click('#op-commit');
+    await page.locator('#op-status', { hasText: 'op schema' }).waitFor();
+    await screenshot(page, 'views-2-bad-op');
+    expect((await t.host.resources.get(card.id)).revision).toBe(1);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -68,9 +68,48 @@ export class ResourcesPanel {
       blocks
         ? renderBlocks(blocks)
         : [
-            h('p', { class: 'note' }, `The ${resource.kind} kind has no view; its content is shown read-only as JSON.`),
+            h('p', { class: 'note' }, `The ${resource.kind} kind has no view; its content is shown as JSON.`),
             h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
           ],
+      this.opForm(resource),
+    );
+  }
+
+  /**
+   * Any kind is editable by a person through its ops, typed as JSON and committed on the revision
+   * shown, like an agent's commit; the text being typed survives live updates.
+   */
+  opForm(resource) {
+    const input = h('textarea', { id: 'op-json', rows: 4, spellcheck: 'false', oninput: () => (this.pendingOp = input.value) });
+    input.value = this.pendingOp || '';
+    const status = h('p', { id: 'op-status', role: 'status', 'aria-live': 'polite' });
+    const commit = async () => {
+      let op;
+      try {
+        op = JSON.parse(input.value);
+      } catch {
+        status.textContent = 'The op is not valid JSON.';
+        return;
+      }
+      try {
+        const result = await api('POST', path('resources', resource.id, 'commits'), { baseRevision: this.current.revision, op, operator: operator() });
+        this.pendingOp = '';
+        status.textContent = `Committed revision ${result.revision}.`;
+        await this.sync();
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'revision_conflict') {
+          status.textContent = `The resource moved to revision ${error.details.currentRevision}; your op was kept as candidate ${error.details.candidateId}. Look at the new revision and commit again.`;
+          await this.sync();
+        } else status.textContent = describe(error);
+      }
+    };
+    return h(
+      'div',
+      { class: 'op-form' },
+      h('label', { for: 'op-json' }, `Change it: an op of the ${resource.kind} kind, as JSON, committed on revision ${resource.revision}`),
+      input,
+      h('button', { type: 'button', id: 'op-commit', onclick: () => void commit() }, 'Commit op'),
+      status,
     );
   }
 
