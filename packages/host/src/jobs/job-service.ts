@@ -70,6 +70,8 @@ export class JobService {
   private readonly cancelGraceMs: number;
   private readonly startTimeoutMs: number;
   private readonly watcher: JobWatcher;
+  /** Told of each job that starts or ends in this process's view (live clients follow jobs this way). */
+  private readonly listeners = new Set<(job: JobRecord) => void>();
 
   constructor(private readonly options: JobServiceOptions) {
     this.store = options.store;
@@ -130,7 +132,25 @@ export class JobService {
     writeJsonAtomic(paths.spec, { id, ...checked, log: this.log, cancelGraceMs: this.cancelGraceMs } satisfies JobSpec);
     const died = await launchSupervisor(paths, this.startTimeoutMs);
     if (died !== undefined) await this.end(record, { status: 'failed', exitCode: null, signal: null, error: died, endedAt: this.now() });
-    return this.get(id);
+    const started = await this.get(id);
+    if (started.status === 'running') this.notify(started);
+    return started;
+  }
+
+  /** Follows jobs starting and ending; returns the unsubscribe function. */
+  subscribe(listener: (job: JobRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(job: JobRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(job);
+      } catch {
+        // A listener's failure is its own; the job's record is already durable.
+      }
+    }
   }
 
   /** The job, reconciled; `not_found` for an unknown id. */
@@ -226,7 +246,10 @@ export class JobService {
   private async end(record: JobRecord, end: JobEnd): Promise<JobRecord> {
     const changed = await this.store.transaction((tx) => tx.jobs.finish(record.id, end));
     const stored = (await this.store.read((tx) => tx.jobs.get(record.id))) ?? record;
-    if (changed) this.options.onJobEnded?.(stored);
+    if (changed) {
+      this.options.onJobEnded?.(stored);
+      this.notify(stored);
+    }
     return stored;
   }
 }

@@ -33,6 +33,11 @@ export class TaskRunner {
     private readonly options: TaskRunnerOptions,
   ) {
     this.unfollow.push(events.followCoordinator(host.coordinator));
+    this.unfollow.push(
+      host.jobs.subscribe((job) => {
+        if (job.taskId) events.publish({ type: 'job', taskId: job.taskId, jobId: job.id, name: job.name, status: job.status, exitCode: job.exitCode });
+      }),
+    );
     if (!options.provider) return;
     this.runtime = new AgentRuntime({ ...options.runtime, host, provider: options.provider, onEvent: (event) => events.publish(event) });
     this.unfollow.push(this.runtime.inbox.subscribe((m) => events.publish({ type: 'inbox_posted', ...m })));
