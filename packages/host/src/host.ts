@@ -21,6 +21,8 @@ import type { Store } from './store/store';
 export interface HostOptions {
   /** The workspace directory: one database and the files of its tasks. Created if missing. */
   readonly workspaceDir: string;
+  /** Poll the workspace's stored monitors (default true); short-lived commands pass false. */
+  readonly pollMonitors?: boolean;
   /** Plugins already imported (tests, embedders). */
   readonly plugins?: readonly PluginDefinition[];
   /** Plugins to import by npm name or path, resolved from `resolveFrom` (default: the process cwd). */
@@ -87,7 +89,14 @@ export class Host {
     let monitors: MonitorService | undefined;
     try {
       jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError });
-      monitors = await MonitorService.open({ store, workspaceDir, jobs, now: clock, onBackgroundError: options.onBackgroundError });
+      monitors = await MonitorService.open({
+        store,
+        workspaceDir,
+        jobs,
+        now: clock,
+        onBackgroundError: options.onBackgroundError,
+        pollStored: options.pollMonitors,
+      });
       const registry = new PluginRegistry();
       // The host's own tools go through the same registry checks as any plugin's.
       const jobsPlugin = definePlugin({ name: 'jobs', version: '0.1.0', description: 'Background processes as agent tools.', tools: jobTools(jobs) });

@@ -55,7 +55,11 @@ export interface CliContext {
   readonly workspaceDir: string;
   readonly pluginModules: readonly string[];
   /** Opens the host, runs `fn`, and always closes the host, whatever `fn` does. */
-  withHost<T>(fn: (host: Host) => Promise<T>, options?: { reportPluginProblems?: boolean }): Promise<T>;
+  /**
+   * Opens the workspace's host for `fn` and closes it after. Stored monitors are polled only when
+   * `pollMonitors` is set (long-lived commands: `run`, `serve`).
+   */
+  withHost<T>(fn: (host: Host) => Promise<T>, options?: { reportPluginProblems?: boolean; pollMonitors?: boolean }): Promise<T>;
 }
 
 /** Options every command takes. */

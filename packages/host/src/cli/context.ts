@@ -29,7 +29,7 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
     workspaceDir,
     pluginModules,
     async withHost(fn, options = {}) {
-      const host = await Host.open({ workspaceDir, pluginModules, resolveFrom: io.cwd });
+      const host = await Host.open({ workspaceDir, pluginModules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
       try {
         if (options.reportPluginProblems !== false) {
           for (const problem of host.pluginProblems) {

@@ -30,6 +30,12 @@ export interface MonitorServiceOptions {
   readonly maxConcurrentChecks?: number;
   /** Called when a background check or checkpoint fails. */
   readonly onBackgroundError?: (error: unknown) => void;
+  /**
+   * Whether `open` schedules the stored active monitors (default true). A short-lived process (a
+   * CLI command) passes false: the long-lived host polls them, and a command must not run their
+   * checks (HTTP calls, commands) as a side effect of reading a resource.
+   */
+  readonly pollStored?: boolean;
 }
 
 /** Whose monitor it is: its events go to this agent's Inbox (default `main`) in this task. */
@@ -119,6 +125,7 @@ export class MonitorService {
   /** A service that loaded every active monitor and polls them until `close()`. */
   static async open(options: MonitorServiceOptions): Promise<MonitorService> {
     const service = new MonitorService(options);
+    if (options.pollStored === false) return service;
     const active = await service.store.read((tx) => tx.monitors.list({ status: 'active' }));
     for (const record of active) service.track(record, undefined);
     return service;

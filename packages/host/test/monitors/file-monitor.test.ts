@@ -3,7 +3,8 @@
  * the model. 1,000 polls of an unchanged file give 0 events and 0 model calls; one change gives
  * exactly one event; a host restart after the change gives none (the last observation is durable).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuntime } from '../../src/agents/runtime';
 import { Host } from '../../src/host';
@@ -109,5 +110,31 @@ describe('file monitor', () => {
       code: 'invalid_input',
       details: { field: 'path', reason: 'outside_workspace' },
     });
+  });
+});
+
+describe('a short-lived host', () => {
+  it('does not poll stored monitors when told not to (a CLI command), and the long-lived host does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cowork-poll-'));
+    try {
+      const first = await Host.open({ workspaceDir: dir });
+      writeFileSync(join(dir, 'watched.txt'), 'v1');
+      await first.coordinator.record({ type: 'task.created', data: { taskId: 't', request: 'r' } });
+      const monitor = await first.monitors.create({ kind: 'file', path: 'watched.txt', intervalSeconds: 1 }, { owner: { taskId: 't' } });
+      await first.close();
+      writeFileSync(join(dir, 'watched.txt'), 'v2');
+
+      const quiet = await Host.open({ workspaceDir: dir, pollMonitors: false });
+      await new Promise((r) => setTimeout(r, 1600));
+      expect(await quiet.store.read((tx) => tx.inbox.pending('t'))).toEqual([]);
+      await quiet.close();
+
+      const serving = await Host.open({ workspaceDir: dir });
+      for (let i = 0; i < 100 && (await serving.store.read((tx) => tx.inbox.pending('t'))).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await serving.store.read((tx) => tx.inbox.pending('t'))).map((m) => m.messageId)).toEqual([`monitor:${monitor.id}:1`]);
+      await serving.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -73,7 +73,7 @@ export const runCommand = leaf({
     const input = runInput(args);
     const config = modelConfigFromEnv(context.io.env, modelOverrides(args));
     const provider = providerOrExit(config, context);
-    const report = await context.withHost((host) => runOnHost(host, provider, config, input, context));
+    const report = await context.withHost((host) => runOnHost(host, provider, config, input, context), { pollMonitors: true });
     context.out.result(report, describeRun);
     if (report.outcome.status === 'waiting') throw new CommandExit(RUN_EXIT.waiting, `task ${report.taskId} is waiting`);
     if (report.outcome.status === 'aborted') throw new CommandExit(RUN_EXIT.interrupted, `task ${report.taskId} was interrupted`);

@@ -33,7 +33,7 @@ export const serveCommand = leaf({
       const signal = await untilStopSignal();
       io.stderr(`${signal}: closing\n`);
       await serving.server.close();
-    });
+    }, { pollMonitors: true });
   },
 });
 
