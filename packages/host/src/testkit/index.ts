@@ -11,3 +11,4 @@ export {
   type ScriptedToolCall,
   type StatusStep,
 } from './scripted-model-server';
+export { LiveTestClient, type LiveMessage } from './live-client';

@@ -1,5 +1,6 @@
 import inject, { type InjectOptions, type Response as LightMyRequestResponse } from 'light-my-request';
 import WebSocket from 'ws';
+import { LiveTestClient } from '../../src/testkit/live-client';
 import { createServer, type CoworkServer, type ServerOptions } from '../../src/server/create-server';
 import type { Host, HostOptions } from '../../src/host';
 import { openTempHost } from '../support/temp-host';
@@ -64,77 +65,12 @@ export function errorCode(response: LightMyRequestResponse): string | undefined 
   }
 }
 
-export type Message = Record<string, unknown> & { type: string };
-
-/** A WebSocket client that records every message and can wait for one matching a predicate. */
-export class TestClient {
-  readonly messages: Message[] = [];
-  closed: { code: number; reason: string } | undefined;
-  private waiters: { test: (m: Message[]) => boolean; resolve: () => void }[] = [];
-  private closeWaiters: (() => void)[] = [];
-
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      this.messages.push(JSON.parse(String(data)) as Message);
-      this.check();
-    });
-    socket.on('close', (code, reason) => {
-      this.closed = { code, reason: String(reason) };
-      for (const resolve of this.closeWaiters) resolve();
-      this.check();
-    });
-  }
-
-  static connect(url: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<TestClient> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { headers });
-      socket.once('open', () => resolve(new TestClient(socket)));
-      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-      socket.once('error', reject);
-    });
-  }
-
-  send(message: Record<string, unknown>): void {
-    this.socket.send(JSON.stringify(message));
-  }
-
-  /** Resolves once the recorded messages satisfy `test` (checked on every message). */
-  until(test: (messages: Message[]) => boolean, what = 'messages', timeoutMs = 20_000): Promise<void> {
-    if (test(this.messages)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.messages.slice(-3))}`)), timeoutMs);
-      this.waiters.push({ test, resolve: () => (clearTimeout(timer), resolve()) });
-    });
-  }
-
-  /** The first message of a type (and requestId, when given), once it arrives. */
-  async next(type: string, requestId?: string): Promise<Message> {
-    const match = (m: Message): boolean => m.type === type && (requestId === undefined || m.requestId === requestId);
-    await this.until((ms) => ms.some(match), `a ${type} message`);
-    return this.messages.find(match)!;
-  }
-
-  revisions(resourceId: string): number[] {
-    return this.messages.filter((m) => m.type === 'revision' && m.resourceId === resourceId).map((m) => m.revision as number);
-  }
-
-  whenClosed(): Promise<void> {
-    return this.closed ? Promise.resolve() : new Promise((resolve) => this.closeWaiters.push(resolve));
-  }
-
-  close(): Promise<void> {
-    this.socket.close();
-    return this.whenClosed();
-  }
-
-  private check(): void {
-    this.waiters = this.waiters.filter((w) => {
-      if (!w.test(this.messages)) return true;
-      w.resolve();
-      return false;
-    });
-  }
-}
+export type { LiveMessage as Message } from '../../src/testkit/live-client';
+export type TestClient = LiveTestClient;
+/** The live test client, authenticated with the test token unless other headers are given. */
+export const TestClient = {
+  connect: (url: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<LiveTestClient> => LiveTestClient.connect(url, headers),
+};
 
 /** The outcome of an upgrade attempt: the HTTP status it was refused with, or 101. */
 export function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
