@@ -11,6 +11,8 @@ import { PluginRegistry, type PluginProblem } from './plugins/registry';
 import type { PluginDefinition } from './plugins/types';
 import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from './resources/resource-deps';
 import { ExportService } from './resources/export-service';
+import { ExternalSessions } from './resources/external-sessions';
+import { ImportService } from './resources/import-service';
 import { ResourceService } from './resources/resource-service';
 import { ViewService } from './resources/view-service';
 import { RevisionEvents } from './resources/revision-events';
@@ -33,6 +35,11 @@ export interface HostOptions {
   readonly limits?: Partial<ResourceLimits>;
   /** Injectable clock for tests. */
   readonly clock?: () => Date;
+  /**
+   * How often open sessions of `external` resources (a Blender scene) are observed for changes made
+   * outside the host, in ms (default 2000; 0 turns the poll off: changes are then seen at the next op).
+   */
+  readonly externalPollMs?: number;
   /** Called when something fails outside any caller's request (a revision listener throwing). */
   readonly onBackgroundError?: (error: unknown) => void;
 }
@@ -48,6 +55,8 @@ export class Host {
   readonly resources: ResourceService;
   /** Each kind's export formats (pptx, pdf, step, ...). */
   readonly exports: ExportService;
+  /** Each kind's import formats: files people bring in become resources. */
+  readonly imports: ImportService;
   /** Each kind's view of a content, for the web page. */
   readonly views: ViewService;
   readonly coordinator: Coordinator;
@@ -57,6 +66,9 @@ export class Host {
   readonly monitors: MonitorService;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
+  private readonly external: ExternalSessions;
+  private externalPoll: NodeJS.Timeout | undefined;
+  private polling = false;
 
   private constructor(parts: {
     workspaceDir: string;
@@ -66,6 +78,9 @@ export class Host {
     coordinator: Coordinator;
     jobs: JobService;
     monitors: MonitorService;
+    external: ExternalSessions;
+    externalPollMs: number;
+    onBackgroundError?: (error: unknown) => void;
     pluginProblems: PluginProblem[];
   }) {
     this.workspaceDir = parts.workspaceDir;
@@ -73,6 +88,12 @@ export class Host {
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.exports = new ExportService(parts.resources, parts.registry);
+    this.imports = new ImportService(parts.resources, parts.registry);
+    this.external = parts.external;
+    if (parts.externalPollMs > 0) {
+      this.externalPoll = setInterval(() => void this.pollExternal(parts.onBackgroundError), parts.externalPollMs);
+      this.externalPoll.unref();
+    }
     this.views = new ViewService(parts.resources, parts.registry);
     this.coordinator = parts.coordinator;
     this.jobs = parts.jobs;
@@ -112,9 +133,22 @@ export class Host {
       ];
       const events = new RevisionEvents(options.onBackgroundError);
       const limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.limits };
-      const resources = new ResourceService({ store, registry, events, limits, now });
+      const external = new ExternalSessions({ workspaceDir, jobs });
+      const resources = new ResourceService({ store, registry, events, limits, now, external });
       const coordinator = await Coordinator.open(store, now);
-      return new Host({ workspaceDir, store, registry, resources, coordinator, jobs, monitors, pluginProblems });
+      return new Host({
+        workspaceDir,
+        store,
+        registry,
+        resources,
+        coordinator,
+        jobs,
+        monitors,
+        external,
+        externalPollMs: options.externalPollMs ?? 2000,
+        onBackgroundError: options.onBackgroundError,
+        pluginProblems,
+      });
     } catch (error) {
       await monitors?.close();
       await jobs?.close();
@@ -124,8 +158,27 @@ export class Host {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.externalPoll);
+    await this.external.close();
     await this.monitors.close();
     await this.jobs.close();
     await this.store.close();
   }
+
+  /** One pass of the external poll; a pass still running when the timer fires again is not doubled. */
+  private async pollExternal(onError?: (error: unknown) => void): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const id of this.external.openResourceIds()) {
+        await this.resources.syncExternal(id).catch((error: unknown) => (onError ?? defaultBackgroundError)(error));
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+}
+
+function defaultBackgroundError(error: unknown): void {
+  process.stderr.write(`cowork: external poll: ${String((error as Error)?.stack ?? error)}\n`);
 }

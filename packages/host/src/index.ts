@@ -2,7 +2,12 @@
  * The host's public API. Plugin authors import from here only: `definePlugin`, the kind and tool
  * types, `rejectOp`, and the error types. Embedders also get `Host`.
  */
-export { definePlugin, defineKind, defineTool, rejectOp, isPluginDefinition } from './plugins/define-plugin';
+export { definePlugin, defineKind, defineTool, rejectOp, rejectFile, isPluginDefinition } from './plugins/define-plugin';
+export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';
+export type { ImportContext, ImportFormat } from './plugins/imports';
+export type { AppFile, AppServing } from './plugins/apps';
+export type { ExternalAdapter, ExternalContext, ExternalJobs, ExternalObservation, ExternalResource, ExternalSession } from './plugins/external';
+export type { ViewBlock, ViewContext } from './plugins/views';
 export type {
   JsonSchema,
   PluginDefinition,

@@ -143,6 +143,16 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "Ask for one of the formats the resource's kind exports (`details.formats`).",
   },
+  invalid_file: {
+    status: 422,
+    retryable: false,
+    hint: 'The file is not a readable instance of the format (corrupt, truncated or another format); `details.problems` says what is wrong. Nothing was created: bring a file that opens in its own application.',
+  },
+  external_unavailable: {
+    status: 503,
+    retryable: true,
+    hint: 'The outside application that holds this resource (Blender) could not be reached or restarted; `details.reason` says why. Nothing was recorded for the op: retry once the application runs again.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -38,3 +38,11 @@ export function isPluginDefinition(value: unknown): value is PluginDefinition {
 export function rejectOp(message: string, details: Record<string, Json> = {}): CoworkError {
   return new CoworkError('invalid_op', message, { problems: [message], ...details });
 }
+
+/**
+ * Thrown from an import when the bytes are not a readable instance of the format (a corrupt
+ * `.pptx`, a truncated STEP file). The import fails with `invalid_file` and creates nothing.
+ */
+export function rejectFile(message: string, details: Record<string, Json> = {}): CoworkError {
+  return new CoworkError('invalid_file', message, { problems: [message], ...details });
+}

@@ -47,6 +47,9 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
     problems.push(`${where}: validateOp must be a function when given`);
   }
   problems.push(...checkExports(kind, where));
+  problems.push(...checkImports(kind, where));
+  problems.push(...checkExternal(kind, where));
+  if (kind.app !== undefined && typeof kind.app?.file !== 'function') problems.push(`${where}: app.file must be a function when app is given`);
   problems.push(...checkSchema(ajv, kind.contentSchema, `${where}: contentSchema`));
   problems.push(...checkSchema(ajv, kind.opSchema, `${where}: opSchema`));
   return problems;
@@ -66,6 +69,30 @@ function checkExports(kind: ResourceKind, where: string): string[] {
     if (typeof format?.export !== 'function') problems.push(`${at}: export must be a function`);
   }
   return problems;
+}
+
+function checkImports(kind: ResourceKind, where: string): string[] {
+  if (kind.imports === undefined) return [];
+  if (typeof kind.imports !== 'object' || kind.imports === null) return [`${where}: imports must be an object of formats`];
+  const problems: string[] = [];
+  for (const [name, format] of Object.entries(kind.imports)) {
+    const at = `${where}: import ${JSON.stringify(name)}`;
+    if (!FORMAT_NAME.test(name)) problems.push(`${at}: the format name must be lower-case letters, digits, - or _`);
+    if (typeof format?.extension !== 'string' || format.extension === '') problems.push(`${at}: extension must be a non-empty string`);
+    if (typeof format?.import !== 'function') problems.push(`${at}: import must be a function`);
+  }
+  return problems;
+}
+
+/** An external kind cannot work without its adapter; a host kind with one would never use it. */
+function checkExternal(kind: ResourceKind, where: string): string[] {
+  if (kind.revisionSemantics === 'external' && typeof kind.external?.open !== 'function') {
+    return [`${where}: an external kind needs an external adapter with an open function (see ExternalAdapter)`];
+  }
+  if (kind.revisionSemantics === 'host' && kind.external !== undefined) {
+    return [`${where}: external is only for revisionSemantics "external"; a host kind's content is changed by applyOp alone`];
+  }
+  return [];
 }
 
 export function checkTool(tool: ToolDefinition, ajv: Ajv): string[] {

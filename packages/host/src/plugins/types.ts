@@ -44,6 +44,12 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
   view?(content: Content, context: import('./views').ViewContext): import('./views').ViewBlock[];
   /** The formats this kind exports to, by name (`pptx`, `pdf`, `zip`); see ./exports.ts. */
   readonly exports?: Readonly<Record<string, import('./exports').ExportFormat<Content>>>;
+  /** The formats a person can bring in to create a resource of this kind, by name; see ./imports.ts. */
+  readonly imports?: Readonly<Record<string, import('./imports').ImportFormat<Content>>>;
+  /** A web app the host serves live at `/apps/:id/`; see ./apps.ts. */
+  readonly app?: import('./apps').AppServing<Content>;
+  /** Required for `external` revision semantics, refused for `host`: see ./external.ts. */
+  readonly external?: import('./external').ExternalAdapter<Content, Op>;
 }
 
 /** What a tool needs granted before it may run; resource access is per kind. */

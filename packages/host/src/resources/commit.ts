@@ -1,14 +1,22 @@
 import type { RegisteredKind } from '../plugins/registry';
 import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } from '../store/records';
 import type { StoreTx } from '../store/store';
-import { applyOpsSerialised } from './kind-ops';
+import { applyOpsSerialised, validateContentSerialised } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent } from './revision-events';
 
 /** A change about to be committed: ops of the kind, or a restore to an old content. */
 export type Change =
   | { readonly action: 'op'; readonly ops: readonly Json[] }
-  | { readonly action: 'restore'; readonly toRevision: number; readonly content: Json };
+  | { readonly action: 'restore'; readonly toRevision: number; readonly content: Json }
+  /** What an external application reports after a change nobody committed through the host. */
+  | { readonly action: 'external'; readonly content: Json; readonly note: string; readonly uncertainRevisions: readonly number[] };
+
+/**
+ * Performs one op in the outside application of an `external` kind and resolves with the content
+ * observed after it (see plugins/external.ts); host kinds have none.
+ */
+export type PerformOp = (op: Json, revision: number) => Promise<Json>;
 
 export type CommitOutcome =
   | { readonly ok: true; readonly revisions: RevisionRecord[]; readonly head: ResourceRecord }
@@ -19,6 +27,8 @@ export type CommitOutcome =
  * acceptance, restore). Runs inside a store transaction, which is the resource's write lock: the
  * change applies only if `baseRevision` is the current revision. Each op becomes one revision.
  * On a conflict it writes nothing and reports the current revision; the caller decides what to keep.
+ * With `perform` (an external kind), each op is checked against the kind's model, performed in the
+ * application, and the content the application reports is what the revision records.
  */
 export async function commitChange(
   deps: ResourceDeps,
@@ -28,10 +38,11 @@ export async function commitChange(
   change: Change,
   baseRevision: number,
   operator: Operator,
+  perform?: PerformOp,
 ): Promise<CommitOutcome> {
   if (resource.revision !== baseRevision) return { ok: false, currentRevision: resource.revision };
   const at = deps.now();
-  const steps = changeSteps(deps, kind, resource.content, change);
+  const steps = await changeSteps(deps, kind, resource, change, perform);
   const revisions: RevisionRecord[] = [];
   let revision = resource.revision;
   for (const step of steps) {
@@ -76,14 +87,22 @@ interface Step {
   serialized?: string;
 }
 
-function changeSteps(deps: ResourceDeps, kind: RegisteredKind, content: Json, change: Change): Step[] {
+async function changeSteps(deps: ResourceDeps, kind: RegisteredKind, resource: ResourceRecord, change: Change, perform?: PerformOp): Promise<Step[]> {
   if (change.action === 'restore') {
     return [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }];
   }
+  if (change.action === 'external') {
+    const checked = validateContentSerialised(kind, change.content, deps.limits.maxContentBytes);
+    return [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }];
+  }
   const steps: Step[] = [];
-  let current = content;
+  let current = resource.content;
+  let revision = resource.revision;
   for (const op of change.ops) {
-    const next = applyOpsSerialised(kind, current, [op], deps.limits.maxContentBytes);
+    // The kind's model refuses an op that cannot apply before the application is touched.
+    let next = applyOpsSerialised(kind, current, [op], deps.limits.maxContentBytes);
+    revision += 1;
+    if (perform) next = validateContentSerialised(kind, await perform(op, revision), deps.limits.maxContentBytes);
     current = next.content;
     steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
   }

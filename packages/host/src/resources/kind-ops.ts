@@ -39,6 +39,11 @@ export function validateContent(registered: RegisteredKind, content: unknown, ma
   return validateSerialised(registered, content, maxBytes, false).content;
 }
 
+/** Checks a content from outside the host's own ops (what an external application reports). */
+export function validateContentSerialised(registered: RegisteredKind, content: unknown, maxBytes: number): SerialisedContent {
+  return validateSerialised(registered, content, maxBytes, false);
+}
+
 function validateSerialised(registered: RegisteredKind, content: unknown, maxBytes: number, trusted: boolean): SerialisedContent {
   const serialized = serialiseChecked(content, maxBytes, 'content', trusted);
   if (!registered.validateContent(content)) {

@@ -1,5 +1,6 @@
 import type { PluginRegistry } from '../plugins/registry';
 import type { Store } from '../store/store';
+import type { ExternalSessions } from './external-sessions';
 import type { RevisionEvents } from './revision-events';
 
 export interface ResourceLimits {
@@ -20,6 +21,8 @@ export interface ResourceDeps {
   readonly registry: PluginRegistry;
   readonly events: RevisionEvents;
   readonly limits: ResourceLimits;
+  /** Sessions of `external` resources; without it, external kinds answer `external_unavailable`. */
+  readonly external?: ExternalSessions;
   /** The current time as an ISO string (injectable for tests). */
   now(): string;
 }

@@ -1,6 +1,7 @@
 import { CoworkError } from '../errors';
 import type { RegisteredKind } from '../plugins/registry';
-import { callPlugin } from '../plugins/registry';
+import type { ExternalObservation } from '../plugins/external';
+import { callPlugin, callPluginAsync } from '../plugins/registry';
 import type {
   CandidateRecord,
   CandidateStatus,
@@ -13,8 +14,9 @@ import type {
 } from '../store/records';
 import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
+import { jsonEqual } from '../util/json';
 import { closeCandidate, keepCandidate, requireCandidate, requireOpenCandidate } from './candidates';
-import { commitChange, revisionEvents, type Change } from './commit';
+import { commitChange, revisionEvents, type Change, type PerformOp } from './commit';
 import { revisionConflict } from './conflict';
 import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
@@ -109,13 +111,39 @@ export class ResourceService implements ResourceApi {
     const kind = await this.kindOf(id);
     const op = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
     const key = request.idempotencyKey && `commit:${request.idempotencyKey}`;
+    if (kind.kind.revisionSemantics === 'external') {
+      return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, key, perform));
+    }
+    return this.commitOp(id, kind, op, baseRevision, operator, key);
+  }
+
+  /**
+   * Records what the application of an `external` resource shows now, when it differs from the
+   * head: an `external` revision by `app:<plugin>`. The poll calls this; commits do it first.
+   */
+  async syncExternal(resourceId: string): Promise<void> {
+    const id = checkId(resourceId, 'resourceId');
+    const kind = await this.kindOf(id);
+    if (kind.kind.revisionSemantics !== 'external') return;
+    await this.withExternal(id, kind, async () => undefined);
+  }
+
+  private async commitOp(
+    id: string,
+    kind: RegisteredKind,
+    op: Json,
+    baseRevision: number,
+    operator: Operator,
+    key: string | undefined,
+    perform?: PerformOp,
+  ): Promise<CommitResult> {
     const { recorded, events } = await this.deps.store.transaction(async (tx) => {
       if (key) {
         const prior = await tx.idempotency.get(key);
         if (prior !== undefined) return { recorded: prior as RecordedCommit, events: [] };
       }
       const resource = await this.requireHead(tx, id);
-      const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator);
+      const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator, perform);
       let recorded: RecordedCommit;
       if (outcome.ok) {
         this.heads.set(outcome.head);
@@ -146,6 +174,11 @@ export class ResourceService implements ResourceApi {
     const baseRevision = checkRevision(request.baseRevision);
     const operator = checkOperator(request.operator);
     const kind = await this.kindOf(id);
+    if (kind.kind.revisionSemantics === 'external') {
+      throw new CoworkError('invalid_input', `${kind.kind.name} resources live in an outside application, which the host cannot set to an old content; commit ops that undo the change instead`, {
+        kind: kind.kind.name,
+      });
+    }
     return this.commitInTransaction(id, kind, baseRevision, operator, async (tx, resource): Promise<Change> => {
       const content = await contentAt(tx, resource, kind, toRevision, this.deps.limits.maxContentBytes);
       return { action: 'restore', toRevision, content };
@@ -253,20 +286,23 @@ export class ResourceService implements ResourceApi {
     const candidate = await this.getCandidate(id);
     const kind = await this.kindOf(candidate.resourceId);
     const baseRevision = requestedBase ?? candidate.baseRevision;
-    return this.commitInTransaction(
-      candidate.resourceId,
-      kind,
-      baseRevision,
-      candidate.operator,
-      async (tx) => {
-        const open = await requireOpenCandidate(tx, id);
-        return { action: 'op', ops: open.ops };
-      },
-      async (tx, revision) => {
-        await closeCandidate(this.deps, tx, candidate, 'accepted', accepter, revision);
-      },
-      id,
-    );
+    const accept = (perform?: PerformOp): Promise<CommitResult> =>
+      this.commitInTransaction(
+        candidate.resourceId,
+        kind,
+        baseRevision,
+        candidate.operator,
+        async (tx) => {
+          const open = await requireOpenCandidate(tx, id);
+          return { action: 'op', ops: open.ops };
+        },
+        async (tx, revision) => {
+          await closeCandidate(this.deps, tx, candidate, 'accepted', accepter, revision);
+        },
+        id,
+        perform,
+      );
+    return kind.kind.revisionSemantics === 'external' ? this.withExternal(candidate.resourceId, kind, accept) : accept();
   }
 
   async rejectCandidate(candidateId: string, operator: Operator): Promise<CandidateRecord> {
@@ -320,11 +356,12 @@ export class ResourceService implements ResourceApi {
     makeChange: (tx: StoreTx, resource: ResourceRecord) => Promise<Change>,
     afterCommit?: (tx: StoreTx, revision: number) => Promise<void>,
     candidateId: string | null = null,
+    perform?: PerformOp,
   ): Promise<CommitResult> {
     const outcome = await this.deps.store.transaction(async (tx) => {
       const resource = await this.requireHead(tx, resourceId);
       const change = await makeChange(tx, resource);
-      const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator);
+      const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator, perform);
       if (result.ok) this.heads.set(result.head);
       if (result.ok) await afterCommit?.(tx, result.revisions[result.revisions.length - 1]?.revision ?? resource.revision);
       return result;
@@ -333,6 +370,39 @@ export class ResourceService implements ResourceApi {
     this.publish(revisionEvents(kind.kind.name, outcome.revisions));
     const last = outcome.revisions[outcome.revisions.length - 1];
     return { resourceId, revision: last ? last.revision : baseRevision };
+  }
+
+  /**
+   * Runs `fn` for an `external` resource under its lock, after recording what the application
+   * shows now, with `perform` doing each op in the application. See plugins/external.ts.
+   */
+  private async withExternal<T>(id: string, kind: RegisteredKind, fn: (perform: PerformOp) => Promise<T>): Promise<T> {
+    const external = this.deps.external;
+    if (!external) throw new CoworkError('external_unavailable', `this host does not run outside applications, which ${kind.kind.name} needs`, { reason: 'no_sessions' });
+    return external.locked(id, async () => {
+      const session = await external.session(await this.get(id), kind);
+      const observed = await callPluginAsync(kind.plugin, 'observe', () => session.observe());
+      await this.recordObservation(id, kind, observed);
+      return fn(async (op, revision) => (await callPluginAsync(kind.plugin, 'apply', () => session.apply(op, { revision }))).content);
+    });
+  }
+
+  /** Records an observed content that differs from the head as an `external` revision. */
+  private async recordObservation(id: string, kind: RegisteredKind, observed: ExternalObservation<Json>): Promise<void> {
+    const operator: Operator = `app:${kind.plugin}`;
+    const events = await this.deps.store.transaction(async (tx) => {
+      const head = await this.requireHead(tx, id);
+      if (jsonEqual(head.content, observed.content)) return [];
+      const from = observed.restoredFrom;
+      const uncertainRevisions = from === undefined ? [] : Array.from({ length: Math.max(0, head.revision - from) }, (_, i) => from + 1 + i);
+      const note = observed.note ?? 'changed in the application, not through the host';
+      const change: Change = { action: 'external', content: observed.content, note, uncertainRevisions };
+      const outcome = await commitChange(this.deps, tx, head, kind, change, head.revision, operator);
+      if (!outcome.ok) return [];
+      this.heads.set(outcome.head);
+      return revisionEvents(kind.kind.name, outcome.revisions);
+    });
+    this.publish(events);
   }
 
   /** The current head, from the cache when its revision is still current. */

@@ -1,8 +1,11 @@
 /** JSON values: everything the store persists as content, ops and event data. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Who made a change: a person (`human:<name>`) or an agent (`agent:<id>`). */
-export type Operator = `human:${string}` | `agent:${string}`;
+/**
+ * Who made a change: a person, an agent, or (only ever written by the host) the outside
+ * application of an `external` resource, for changes nobody committed through the host.
+ */
+export type Operator = `human:${string}` | `agent:${string}` | `app:${string}`;
 
 export interface ResourceRecord {
   readonly id: string;
@@ -17,7 +20,8 @@ export interface ResourceRecord {
  * How a revision came to be: `create` (revision 0, op is null), `op` (the kind's op), or `restore`
  * (op is `{"toRevision": N}`: the content of revision N, committed anew).
  */
-export type RevisionAction = 'create' | 'op' | 'restore';
+/** `external`: the outside application of an `external` kind changed on its own (see plugins/external.ts). */
+export type RevisionAction = 'create' | 'op' | 'restore' | 'external';
 
 /** One committed revision. Revision 0 is the creation; every later one has the op that made it. */
 export interface RevisionRecord {

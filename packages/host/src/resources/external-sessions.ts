@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoworkError, isCoworkError } from '../errors';
+import type { ExternalJobs, ExternalSession } from '../plugins/external';
+import { callPluginAsync, type RegisteredKind } from '../plugins/registry';
+import type { Json, ResourceRecord } from '../store/records';
+import { Mutex } from '../util/mutex';
+
+export interface ExternalSessionsOptions {
+  readonly workspaceDir: string;
+  readonly jobs: ExternalJobs;
+}
+
+/**
+ * The open sessions of `external` resources in this host process: one per resource, opened lazily
+ * on first use, each with its own lock so that observing, recording and performing an op never
+ * interleave for one resource (the application is changed by one op at a time).
+ */
+export class ExternalSessions {
+  private readonly sessions = new Map<string, Promise<ExternalSession<Json, Json>>>();
+  private readonly locks = new Map<string, Mutex>();
+  private closed = false;
+
+  constructor(private readonly options: ExternalSessionsOptions) {}
+
+  /** Runs `fn` holding the resource's lock. */
+  locked<T>(resourceId: string, fn: () => Promise<T>): Promise<T> {
+    let lock = this.locks.get(resourceId);
+    if (!lock) this.locks.set(resourceId, (lock = new Mutex()));
+    return lock.run(fn);
+  }
+
+  /** The resource's session, opened from its recorded head on first use. */
+  session(resource: ResourceRecord, kind: RegisteredKind): Promise<ExternalSession<Json, Json>> {
+    if (this.closed) return Promise.reject(new CoworkError('external_unavailable', 'the host is closing', { reason: 'closing' }));
+    const open = this.sessions.get(resource.id);
+    if (open) return open;
+    const adapter = kind.kind.external;
+    if (!adapter) throw new Error(`kind ${kind.kind.name} has no external adapter`);
+    const resourceDir = join(this.options.workspaceDir, 'resources', resource.id);
+    mkdirSync(resourceDir, { recursive: true });
+    const opening = callPluginAsync(kind.plugin, 'open external session', () =>
+      adapter.open(
+        { id: resource.id, revision: resource.revision, content: resource.content },
+        { workspaceDir: this.options.workspaceDir, resourceDir, jobs: this.options.jobs },
+      ),
+    ).catch((error: unknown) => {
+      // A failed open is not cached: the next use tries again.
+      this.sessions.delete(resource.id);
+      throw isCoworkError(error) && error.code === 'plugin_failed'
+        ? new CoworkError('external_unavailable', `could not reach the application of ${resource.id}: ${error.message}`, { reason: error.message, resourceId: resource.id })
+        : error;
+    });
+    this.sessions.set(resource.id, opening);
+    return opening;
+  }
+
+  /** Resources with an open (or opening) session: what the poll observes. */
+  openResourceIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(sessions.map(async (s) => (await s).close()));
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Invariant: for an `external` kind the host records what the application reports. A commit is
+ * checked against the kind's model, performed in the application, and the observed content is the
+ * revision; a change made in the application by nobody through the host becomes an `external`
+ * revision by `app:<plugin>` before any later commit is checked, so an agent working from an older
+ * base gets `revision_conflict` and sees it among changes by others; after a restart from a save,
+ * the revisions since the save are listed as uncertain. A refused or failing op writes nothing.
+ *
+ * The "application" here is a plain object in the test (a list of shapes with a version), standing
+ * in for Blender; the plugin tests of blender-bridge run the real one.
+ */
+import { definePlugin, defineKind, rejectOp } from '../../src/plugins/define-plugin';
+import type { ExternalSession } from '../../src/plugins/external';
+import { PluginRegistry } from '../../src/plugins/registry';
+import type { Json } from '../../src/store/records';
+import { caught, openTempHost } from '../support/temp-host';
+
+type Scene = { shapes: string[] };
+type SceneOp = { type: 'add'; name: string } | { type: 'remove'; name: string };
+
+/** The outside application: state the host does not own, changed by ops and by "people" directly. */
+class FakeApp {
+  shapes: string[] = [];
+  saved: { shapes: string[]; revision: number } | undefined;
+  crashed = false;
+  failNextApply = false;
+  opens = 0;
+}
+
+function scenePlugin(app: FakeApp) {
+  const kind = defineKind<Scene, SceneOp>({
+    name: 'scene.ext',
+    description: 'A scene held by an outside application',
+    revisionSemantics: 'external',
+    contentSchema: { type: 'object', properties: { shapes: { type: 'array', items: { type: 'string' } } }, required: ['shapes'], additionalProperties: false },
+    opSchema: { type: 'object', properties: { type: { enum: ['add', 'remove'] }, name: { type: 'string', minLength: 1 } }, required: ['type', 'name'] },
+    initialContent: () => ({ shapes: [] }),
+    applyOp(content, op) {
+      if (op.type === 'remove' && !content.shapes.includes(op.name)) throw rejectOp(`no shape ${op.name}; shapes: ${content.shapes.join(', ')}`);
+      return { shapes: op.type === 'add' ? [...content.shapes, op.name] : content.shapes.filter((s) => s !== op.name) };
+    },
+    summarize: (content) => content.shapes.join(', '),
+    diff: (a, b) => `${a.shapes.length} → ${b.shapes.length} shapes`,
+    external: {
+      async open(resource): Promise<ExternalSession<Scene, SceneOp>> {
+        app.opens += 1;
+        if (app.opens === 1) app.shapes = [...resource.content.shapes];
+        return {
+          async apply(op, { revision }) {
+            if (app.failNextApply) {
+              app.failNextApply = false;
+              throw new Error('the application stopped answering');
+            }
+            if (op.type === 'remove' && !app.shapes.includes(op.name)) throw rejectOp(`the application has no shape ${op.name}`);
+            app.shapes = op.type === 'add' ? [...app.shapes, op.name] : app.shapes.filter((s) => s !== op.name);
+            if (op.name.startsWith('save')) app.saved = { shapes: [...app.shapes], revision };
+            return { content: { shapes: [...app.shapes] } };
+          },
+          async observe() {
+            if (!app.crashed) return { content: { shapes: [...app.shapes] } };
+            app.crashed = false;
+            app.shapes = [...(app.saved?.shapes ?? [])];
+            return { content: { shapes: [...app.shapes] }, note: 'restarted from the last save', restoredFrom: app.saved?.revision ?? 0 };
+          },
+          async close() {},
+        };
+      },
+    },
+  });
+  return definePlugin({ name: 'scene-app', version: '1.0.0', kinds: [kind as never] });
+}
+
+async function setUp() {
+  const app = new FakeApp();
+  const host = await openTempHost({ plugins: [scenePlugin(app)], externalPollMs: 0 });
+  const r = await host.resources.create({ kind: 'scene.ext', operator: 'human:ann' });
+  return { app, host, id: r.id };
+}
+
+it('records the content the application reports after each op', async () => {
+  const { app, host, id } = await setUp();
+  try {
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    app.shapes.push('light'); // a person adds a light in the application between two commits
+    // The agent saw the light (revision 2) and builds on it.
+    await host.resources.syncExternal(id);
+    const { revision } = await host.resources.commit(id, { baseRevision: 2, op: { type: 'add', name: 'wheel' }, operator: 'agent:a1' });
+    expect(revision).toBe(3);
+    expect((await host.resources.get(id)).content).toEqual({ shapes: ['cube', 'light', 'wheel'] });
+    const history = await host.resources.history(id);
+    expect(history.map((r) => [r.revision, r.action, r.operator])).toEqual([
+      [0, 'create', 'human:ann'],
+      [1, 'op', 'agent:a1'],
+      [2, 'external', 'app:scene-app'],
+      [3, 'op', 'agent:a1'],
+    ]);
+    expect(await host.resources.contentAt(id, 2)).toEqual({ shapes: ['cube', 'light'] });
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('turns a change made in the application into an external revision that an older base conflicts with', async () => {
+  const { app, host, id } = await setUp();
+  try {
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'car' }, operator: 'agent:a1' });
+    app.shapes.push('person-added-wheel');
+    await host.resources.syncExternal(id);
+    const head = await host.resources.get(id);
+    expect(head.revision).toBe(2);
+
+    const conflict = await caught(() => host.resources.commit(id, { baseRevision: 1, op: { type: 'add', name: 'roof' }, operator: 'agent:a1' }));
+    expect(conflict.code).toBe('revision_conflict');
+    expect(conflict.details).toMatchObject({ currentRevision: 2 });
+    expect(app.shapes).toEqual(['car', 'person-added-wheel']); // the refused op never reached the application
+
+    const others = await host.resources.changes(id, { since: 1, excludeOperator: 'agent:a1' });
+    expect(others.map((r) => [r.action, r.operator, r.op])).toEqual([['external', 'app:scene-app', { note: 'changed in the application, not through the host', uncertainRevisions: [] }]]);
+
+    await host.resources.acceptCandidate(String(conflict.details?.candidateId), { operator: 'agent:a1', baseRevision: 2 });
+    expect((await host.resources.get(id)).content).toEqual({ shapes: ['car', 'person-added-wheel', 'roof'] });
+    expect(app.shapes).toEqual(['car', 'person-added-wheel', 'roof']);
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('the poll records outside changes without any commit', async () => {
+  const app = new FakeApp();
+  const host = await openTempHost({ plugins: [scenePlugin(app)], externalPollMs: 20 });
+  try {
+    const { id } = await host.resources.create({ kind: 'scene.ext', operator: 'human:ann' });
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    app.shapes = ['cube', 'lamp'];
+    const seen = new Promise<Json>((resolve) => host.resources.subscribe((e) => e.action === 'external' && resolve(e.op)));
+    expect(await seen).toMatchObject({ uncertainRevisions: [] });
+    expect((await host.resources.get(id)).content).toEqual({ shapes: ['cube', 'lamp'] });
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('after a restart from the last save, lists the revisions since the save as uncertain', async () => {
+  const { app, host, id } = await setUp();
+  try {
+    let base = 0;
+    for (const name of ['body', 'save-1', 'wheel', 'roof']) {
+      base = (await host.resources.commit(id, { baseRevision: base, op: { type: 'add', name }, operator: 'agent:a1' })).revision;
+    }
+    app.crashed = true;
+    await host.resources.syncExternal(id);
+    const last = (await host.resources.history(id)).at(-1)!;
+    expect(last).toMatchObject({ revision: 5, action: 'external', op: { note: 'restarted from the last save', uncertainRevisions: [3, 4] } });
+    expect((await host.resources.get(id)).content).toEqual({ shapes: ['body', 'save-1'] });
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('writes nothing when the model or the application refuses an op, or the application fails', async () => {
+  const { app, host, id } = await setUp();
+  try {
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    expect((await caught(() => host.resources.commit(id, { baseRevision: 1, op: { type: 'remove', name: 'ghost' }, operator: 'agent:a1' }))).code).toBe('invalid_op');
+    app.failNextApply = true;
+    const failed = await caught(() => host.resources.commit(id, { baseRevision: 1, op: { type: 'add', name: 'x' }, operator: 'agent:a1' }));
+    expect(failed.code).toBe('plugin_failed');
+    expect(failed.message).toContain('the application stopped answering');
+    expect((await host.resources.get(id)).revision).toBe(1);
+    expect((await caught(() => host.resources.restore(id, { revision: 0, baseRevision: 1, operator: 'human:ann' }))).code).toBe('invalid_input');
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('refuses an external kind without an adapter, and a host kind with one', () => {
+  const bare = scenePlugin(new FakeApp());
+  const kind = bare.kinds[0]!;
+  const problems = new PluginRegistry().check(
+    definePlugin({
+      name: 'bad-external',
+      version: '1.0.0',
+      kinds: [
+        { ...kind, name: 'a.ext', external: undefined },
+        { ...kind, name: 'b.host', revisionSemantics: 'host' },
+      ],
+    }),
+  );
+  expect(problems.join('\n')).toMatch(/"a\.ext": an external kind needs an external adapter/);
+  expect(problems.join('\n')).toMatch(/"b\.host": external is only for revisionSemantics "external"/);
+});
