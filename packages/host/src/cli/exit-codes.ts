@@ -23,11 +23,13 @@ const EXIT_BY_ERROR: Partial<Record<ErrorCode, ExitCode>> = {
   unknown_kind: EXIT.usage,
   content_too_large: EXIT.usage,
   unknown_format: EXIT.usage,
+  invalid_file: EXIT.usage,
   command_not_found: EXIT.usage,
   model_not_configured: EXIT.usage,
   revision_conflict: EXIT.conflict,
   not_found: EXIT.notFound,
   store_busy: EXIT.busy,
+  external_unavailable: EXIT.busy,
 };
 
 /** The exit code for an error code. */

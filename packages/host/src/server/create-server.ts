@@ -16,7 +16,9 @@ import { registerCandidateRoutes } from './routes/candidates';
 import { registerDemoRoutes } from './routes/demo';
 import { hostVersion, registerMetaRoutes } from './routes/meta';
 import { registerResourceRoutes } from './routes/resources';
+import { APP_HEADERS, registerAppRoutes } from './routes/apps';
 import { registerExportRoutes } from './routes/exports';
+import { registerImportRoutes } from './routes/imports';
 import { registerTaskRoutes } from './routes/tasks';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
@@ -94,8 +96,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     // After the websocket plugin's own hook, which marks upgrade requests: a refused upgrade is
     // then answered and its socket destroyed, instead of left open.
     app.addHook('onRequest', guard({ token: options.token, allowList, credentials }));
-    app.addHook('onSend', async (_request, reply, payload) => {
-      void reply.headers(SECURITY_HEADERS);
+    app.addHook('onSend', async (request, reply, payload) => {
+      void reply.headers(request.routeOptions.config.app === true ? APP_HEADERS : SECURITY_HEADERS);
       return payload;
     });
     app.get('/ws', { websocket: true, config: { ticket: true } }, (socket) => live.accept(socket));
@@ -104,6 +106,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerAuthRoutes(app, ctx);
     registerResourceRoutes(app, ctx);
     registerExportRoutes(app, ctx);
+    registerImportRoutes(app, ctx);
+    registerAppRoutes(app, ctx);
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
     registerDemoRoutes(app, ctx);

@@ -8,6 +8,8 @@ declare module 'fastify' {
     readonly public?: boolean;
     /** Accepts a single-use `?ticket=` instead of a header or cookie (the WebSocket endpoint). */
     readonly ticket?: boolean;
+    /** A live web app's file: answered with the app headers (a sandbox) instead of the page's. */
+    readonly app?: boolean;
   }
 
   interface FastifySchema {

@@ -37,9 +37,9 @@ describe('cowork --help', () => {
         expect(help.stdout).toContain(usage);
       }
       expect(help.stdout).toMatch(/^ {2}3 {2}revision_conflict/m);
-      expect(help.stdout).toMatch(/^ {2}2 {2}usage or invalid input \(invalid_input, invalid_json, invalid_op, invalid_content, unknown_kind, content_too_large, unknown_format, command_not_found, model_not_configured\)/m);
+      expect(help.stdout).toMatch(/^ {2}2 {2}usage or invalid input \(invalid_input, invalid_json, invalid_op, invalid_content, unknown_kind, content_too_large, unknown_format, invalid_file, command_not_found, model_not_configured\)/m);
       expect(help.stdout).toMatch(/^ {2}4 {2}not_found/m);
-      expect(help.stdout).toMatch(/^ {2}5 {2}store_busy/m);
+      expect(help.stdout).toMatch(/^ {2}5 {2}store_busy, external_unavailable/m);
     }
   });
 

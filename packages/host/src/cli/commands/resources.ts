@@ -4,6 +4,7 @@ import { compact } from '../output';
 import { defaultOperator, operatorOption, parseJsonOption, parseRevisionOption } from '../values';
 import { candidatesCommand } from './candidates';
 import { exportCommand } from './export';
+import { importCommand } from './import';
 
 /**
  * `cowork resources ...`: the resource protocol from the shell. Each command checks its options
@@ -140,7 +141,7 @@ const changes = leaf({
 
 export const resourcesCommand = group({
   summary: 'create, read and change shared resources, and handle candidates',
-  children: { list, create, show, commit, history, restore, changes, export: exportCommand, candidates: candidatesCommand },
+  children: { list, create, show, commit, history, restore, changes, export: exportCommand, import: importCommand, candidates: candidatesCommand },
 });
 
 export function describeRevision(r: RevisionRecord): string {

@@ -1,4 +1,4 @@
-import { defineKind, rejectOp } from '../define-plugin';
+import { defineKind, rejectFile, rejectOp } from '../define-plugin';
 import { lineDiff } from '../../util/line-diff';
 
 /** Content of a `text` resource. */
@@ -69,6 +69,21 @@ export const textKind = defineKind<TextContent, TextOp>({
       extension: 'txt',
       description: 'The text as a UTF-8 file.',
       export: async (content) => new TextEncoder().encode(content.text),
+    },
+  },
+  imports: {
+    txt: {
+      extension: 'txt',
+      description: 'A UTF-8 text file (a byte-order mark is dropped).',
+      import: async (data) => {
+        let text: string;
+        try {
+          text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+        } catch {
+          throw rejectFile('the file is not UTF-8 text; save it as UTF-8 and import it again');
+        }
+        return { text: text.startsWith('\uFEFF') ? text.slice(1) : text };
+      },
     },
   },
 });
