@@ -20,8 +20,11 @@ export interface GuardDeps {
  */
 export function guard(deps: GuardDeps): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    checkHostAndOrigin(deps.allowList, request.headers.host, request.headers.origin);
     const config = request.routeOptions.config;
+    // A sandboxed app's own requests come from an opaque origin (`Origin: null`); its keyed file
+    // route only reads that app's files, so only the Host check (DNS rebinding) applies there.
+    const origin = config.app === true && request.headers.origin === 'null' ? undefined : request.headers.origin;
+    checkHostAndOrigin(deps.allowList, request.headers.host, origin);
     if (config.public === true) return;
     if (authenticated(deps, request, config.ticket === true)) return;
     throw new CoworkError('unauthorized', 'this request needs `Authorization: Bearer <token>` or a signed-in session');

@@ -3,9 +3,10 @@
  * - a file posted to /api/resources/import becomes a resource through the kind's importer; a file
  *   the importer cannot read is `invalid_file` (422) and creates nothing; an unknown format is
  *   `unknown_format` listing the kind's formats; a JSON body is refused;
- * - a kind with `app` is served at /apps/:id/ (newest revision) and /apps/:id/r/:revision/ (fixed),
- *   with a sandboxing CSP that only this server may frame; a path with `..` never leaves the app;
- *   a kind without `app` is not served.
+ * - a kind with `app` is served at /apps/:id/ (newest revision) and /apps/:id/r/:revision/ (fixed):
+ *   with credentials they redirect to a keyed address that serves the files without a cookie (the
+ *   app runs sandboxed, in an opaque origin), under a CSP only this server may frame; a wrong key is
+ *   refused; a path with `..` never leaves the app; a kind without `app` is not served.
  */
 import { definePlugin, defineKind } from '../../src/plugins/define-plugin';
 import { body, errorCode, startTestServer, type TestServer } from './harness';
@@ -68,45 +69,59 @@ describe('imports', () => {
 });
 
 describe('live apps', () => {
+  /** Follows the authenticated redirect to the app's keyed address, then fetches it with no credentials at all. */
+  async function open(url: string) {
+    const redirect = await t.request({ method: 'GET', url });
+    expect(redirect.statusCode).toBe(302);
+    const location = String(redirect.headers.location);
+    return { location, response: await t.request({ method: 'GET', url: location, headers: { authorization: undefined } }) };
+  }
+
   it('serves the newest revision at /apps/:id/ and a fixed one at /apps/:id/r/:revision/, sandboxed', async () => {
     const { id } = await t.host.resources.create({ kind: 'test.site', operator: 'human:ann' });
     await t.host.resources.commit(id, { baseRevision: 0, op: { path: 'index.html', text: '<h1>second</h1>' }, operator: 'agent:a1' });
     await t.host.resources.commit(id, { baseRevision: 1, op: { path: 'js/app.js', text: 'go()' }, operator: 'agent:a1' });
 
-    const latest = await t.request({ method: 'GET', url: `/apps/${id}/` });
-    expect([latest.statusCode, latest.body, latest.headers['x-cowork-revision']]).toEqual([200, '<h1>second</h1>', '2']);
-    expect(latest.headers['content-security-policy']).toBe("sandbox allow-scripts allow-forms allow-modals; frame-ancestors 'self'");
-    expect(latest.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const latest = await open(`/apps/${id}/`);
+    expect(latest.location).toMatch(new RegExp(`^/apps/${id}/@[A-Za-z0-9_-]{32}/$`));
+    expect([latest.response.statusCode, latest.response.body, latest.response.headers['x-cowork-revision']]).toEqual([200, '<h1>second</h1>', '2']);
+    expect(latest.response.headers['content-security-policy']).toBe("sandbox allow-scripts allow-forms allow-modals; frame-ancestors 'self'");
+    expect(latest.response.headers['x-frame-options']).toBe('SAMEORIGIN');
 
-    const old = await t.request({ method: 'GET', url: `/apps/${id}/r/0/` });
-    expect([old.statusCode, old.body]).toEqual([200, '<h1>first</h1>']);
-    const script = await t.request({ method: 'GET', url: `/apps/${id}/r/2/js/app.js` });
+    const old = await open(`/apps/${id}/r/0/`);
+    expect(old.location).toBe(`${latest.location}r/0/`);
+    expect([old.response.statusCode, old.response.body]).toEqual([200, '<h1>first</h1>']);
+    // The app's own requests (relative URLs) resolve under the key and load without a cookie.
+    const script = await t.request({ method: 'GET', url: `${latest.location}r/2/js/app.js`, headers: { authorization: undefined } });
     expect([script.statusCode, script.headers['content-type'], script.body]).toEqual([200, 'text/javascript', 'go()']);
-
-    const redirect = await t.request({ method: 'GET', url: `/apps/${id}` });
-    expect([redirect.statusCode, redirect.headers.location]).toEqual([302, `/apps/${id}/`]);
+    expect((await open(`/apps/${id}`)).location).toBe(latest.location);
     // The page's own routes keep their strict headers.
     const api = await t.request({ method: 'GET', url: `/api/resources/${id}` });
     expect(api.headers['x-frame-options']).toBe('DENY');
   });
 
-  it('answers 404 for missing files and revisions, refuses escapes, and serves no other kind', async () => {
+  it('answers 404 for missing files and revisions, refuses escapes and wrong keys, and serves no other kind', async () => {
     const { id } = await t.host.resources.create({ kind: 'test.site', operator: 'human:ann' });
     const text = await t.host.resources.create({ kind: 'text', operator: 'human:ann' });
+    const keyed = (await open(`/apps/${id}/`)).location;
+    const textKeyed = (await open(`/apps/${text.id}/`)).location;
     const cases = [
-      [`/apps/${id}/missing.html`, 404, 'not_found'],
-      [`/apps/${id}/r/9/`, 404, 'not_found'],
-      [`/apps/${id}/a/..%2f..%2fsecret`, 400, 'invalid_input'],
-      [`/apps/${text.id}/`, 404, 'unknown_format'],
-      [`/apps/res_missing/`, 404, 'not_found'],
+      [`${keyed}missing.html`, 404, 'not_found'],
+      [`${keyed}r/9/`, 404, 'not_found'],
+      [`${keyed}a/..%2f..%2fsecret`, 400, 'invalid_input'],
+      [`${textKeyed}`, 404, 'unknown_format'],
+      [`/apps/${id}/@${'A'.repeat(32)}/`, 401, 'unauthorized'],
+      [textKeyed.replace(text.id, id), 401, 'unauthorized'],
     ] as const;
     for (const [url, status, code] of cases) {
-      const response = await t.request({ method: 'GET', url });
+      const response = await t.request({ method: 'GET', url, headers: { authorization: undefined } });
       expect([url, response.statusCode, errorCode(response)]).toEqual([url, status, code]);
     }
+    const missing = await t.request({ method: 'GET', url: '/apps/res_missing/' });
+    expect([missing.statusCode, errorCode(missing)]).toEqual([404, 'not_found']);
   });
 
-  it('needs credentials like every other route', async () => {
+  it('needs credentials to find the app', async () => {
     const { id } = await t.host.resources.create({ kind: 'test.site', operator: 'human:ann' });
     const response = await t.request({ method: 'GET', url: `/apps/${id}/`, headers: { authorization: undefined } });
     expect(response.statusCode).toBe(401);

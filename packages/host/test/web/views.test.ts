@@ -3,7 +3,8 @@
  * off-site URL is the plugin's failure, never markup in the page); a kind without a view answers
  * `blocks: null`; and in real Chromium the page renders the blocks as text, with a picture served
  * from the kind's own export, never runs markup that a content carries, and lets a person edit any
- * kind through its ops (refused ops are explained and write nothing).
+ * kind through its ops (refused ops are explained and write nothing). A live app framed by its view
+ * loads its own script and styles in the sandbox, and its script cannot call the API as the person.
  */
 import { definePlugin } from '../../src/plugins/define-plugin';
 import type { Json } from '../../src/store/records';
@@ -39,6 +40,37 @@ const cardPlugin = definePlugin({
         ];
       },
       exports: { png: { mediaType: 'image/png', extension: 'png', export: async () => new Uint8Array(PIXEL) } },
+    },
+  ],
+});
+
+/** A live app whose script, loaded by a relative URL, reports what it could do. */
+const APP_FILES: Record<string, string> = {
+  'index.html': '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><p id="out">static</p><script src="js/app.js"></script></body></html>',
+  'style.css': '#out { color: rgb(1, 2, 3); }',
+  'js/app.js': `document.getElementById('out').textContent = 'script ran';
+fetch('/api/resources', { credentials: 'include' }).then((r) => r.status, () => 'blocked').then((s) => { document.getElementById('out').dataset.api = String(s); });`,
+};
+
+const appPlugin = definePlugin({
+  name: 'mini-app',
+  version: '1.0.0',
+  kinds: [
+    {
+      name: 'demo.app',
+      description: 'A fixed live app.',
+      revisionSemantics: 'host',
+      contentSchema: { type: 'object' },
+      opSchema: { type: 'object' },
+      initialContent: () => ({}),
+      applyOp: (content: Json) => content,
+      summarize: () => 'an app',
+      diff: () => '',
+      view: (_content: Json, context) => [{ type: 'frame', url: `/apps/${context.resourceId}/r/${context.revision}/`, title: 'the app' }],
+      app: {
+        file: (_content: Json, path: string) =>
+          APP_FILES[path] === undefined ? undefined : { data: APP_FILES[path]!, mediaType: path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'text/html' },
+      },
     },
   ],
 });
@@ -97,6 +129,25 @@ describe('in Chromium', () => {
     await screenshot(page, 'views-2-bad-op');
     expect((await t.host.resources.get(card.id)).revision).toBe(1);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('frames a live app that loads its own files in the sandbox and cannot call the API as the person', async () => {
+    t = await startTestServer({ port: 0 }, { plugins: [appPlugin] });
+    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const app = await t.host.resources.create({ kind: 'demo.app', operator: 'human:ann' });
+    const { page, problems } = await openSignedIn(browser.context, baseUrl);
+    await page.click(`button[data-resource-id="${app.id}"]`);
+    const frame = page.frameLocator('#editor-view iframe');
+    await frame.locator('#out[data-api]').waitFor();
+    expect(await frame.locator('#out').textContent()).toBe('script ran');
+    const styled = (el: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color;
+    expect(await frame.locator('#out').evaluate(styled)).toBe('rgb(1, 2, 3)');
+    // The app's origin is opaque: the API answers without the person's session, or not at all.
+    expect(['401', 'blocked']).toContain(await frame.locator('#out').getAttribute('data-api'));
+    await screenshot(page, 'views-3-live-app');
+    // The only problem the page saw is the app's refused API call.
+    expect(problems.every((p) => /api\/resources|CORS|ERR_FAILED/.test(p))).toBe(true);
     await page.close();
   });
 });
