@@ -43,6 +43,9 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
     if (typeof kind[fn] !== 'function') problems.push(`${where}: ${fn} must be a function`);
   }
   if (kind.view !== undefined && typeof kind.view !== 'function') problems.push(`${where}: view must be a function when given`);
+  if (kind.checkContent !== undefined && typeof kind.checkContent !== 'function') {
+    problems.push(`${where}: checkContent must be a function when given`);
+  }
   if (kind.validateOp !== undefined && typeof kind.validateOp !== 'function') {
     problems.push(`${where}: validateOp must be a function when given`);
   }

@@ -32,6 +32,13 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
    */
   validateOp?(op: Op): string[];
   /**
+   * Domain checks on a whole content that the schema cannot express (duplicate ids, a part whose
+   * geometry does not build). Run on create and import, and before a commit or an acceptance on
+   * the content it would produce, outside the write lock (so it may be slow and async). Problems
+   * refuse it (`invalid_content` on create, `invalid_op` on a commit) and nothing is written.
+   */
+  checkContent?(content: Content, context: { readonly signal: AbortSignal }): readonly string[] | Promise<readonly string[]>;
+  /**
    * Applies an op to the content, returning the new content without mutating the old one.
    * Throw `rejectOp(...)` when the op does not apply to this content (an index out of range).
    */

@@ -1,5 +1,5 @@
 import { CoworkError, isCoworkError } from '../errors';
-import { callPlugin, schemaProblems, type RegisteredKind } from '../plugins/registry';
+import { callPlugin, callPluginAsync, schemaProblems, type RegisteredKind } from '../plugins/registry';
 import type { Json } from '../store/records';
 import { checkJsonSize, serialiseChecked } from './input-checks';
 
@@ -75,4 +75,18 @@ export function applyOpsSerialised(registered: RegisteredKind, content: Json, op
     }
     throw error;
   }
+}
+
+/**
+ * Runs the kind's `checkContent` (if any) on a content; throws `code` with the problems. The
+ * caller decides the code: a content given on create is `invalid_content`, one an op would make
+ * is `invalid_op`.
+ */
+export async function checkContentDomain(registered: RegisteredKind, content: Json, code: 'invalid_content' | 'invalid_op'): Promise<void> {
+  const check = registered.kind.checkContent;
+  if (!check) return;
+  const problems = await callPluginAsync(registered.plugin, 'checkContent', async () => check.call(registered.kind, content, { signal: new AbortController().signal }));
+  if (problems.length === 0) return;
+  const what = code === 'invalid_op' ? 'the op would make content' : 'the content';
+  throw new CoworkError(code, `${what} the ${registered.kind.name} kind refuses: ${problems.join('; ')}`, { kind: registered.kind.name, problems: [...problems] });
 }

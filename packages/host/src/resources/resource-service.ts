@@ -22,7 +22,7 @@ import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
 import { HeadCache } from './head-cache';
 import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
-import { validateContent, validateOp } from './kind-ops';
+import { applyOps, checkContentDomain, validateContent, validateOp } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent, RevisionListener } from './revision-events';
 import type {
@@ -63,6 +63,7 @@ export class ResourceService implements ResourceApi {
         ? callPlugin(kind.plugin, 'initialContent', () => kind.kind.initialContent())
         : request.content;
     const checked = validateContent(kind, content, this.deps.limits.maxContentBytes);
+    await checkContentDomain(kind, checked, 'invalid_content');
     const key = request.idempotencyKey && `create:${request.idempotencyKey}`;
     const record = await this.deps.store.transaction(async (tx) => {
       if (key) {
@@ -114,7 +115,21 @@ export class ResourceService implements ResourceApi {
     if (kind.kind.revisionSemantics === 'external') {
       return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, key, perform));
     }
+    await this.checkOutcome(id, kind, baseRevision, [op]);
     return this.commitOp(id, kind, op, baseRevision, operator, key);
+  }
+
+  /**
+   * The kind's `checkContent` on the content `ops` would make from `baseRevision`, before the write
+   * transaction. When the base is no longer the head the commit conflicts anyway (the op is kept as
+   * a candidate and checked when accepted); when it still is, the transaction rechecks the base, so
+   * what was checked is what is committed.
+   */
+  private async checkOutcome(id: string, kind: RegisteredKind, baseRevision: number, ops: readonly Json[]): Promise<void> {
+    if (!kind.kind.checkContent) return;
+    const head = await this.get(id);
+    if (head.revision !== baseRevision) return;
+    await checkContentDomain(kind, applyOps(kind, head.content, ops, this.deps.limits.maxContentBytes), 'invalid_op');
   }
 
   /**
@@ -302,7 +317,9 @@ export class ResourceService implements ResourceApi {
         id,
         perform,
       );
-    return kind.kind.revisionSemantics === 'external' ? this.withExternal(candidate.resourceId, kind, accept) : accept();
+    if (kind.kind.revisionSemantics === 'external') return this.withExternal(candidate.resourceId, kind, accept);
+    await this.checkOutcome(candidate.resourceId, kind, baseRevision, candidate.ops);
+    return accept();
   }
 
   async rejectCandidate(candidateId: string, operator: Operator): Promise<CandidateRecord> {
