@@ -1,0 +1,89 @@
+import { CoworkError, defineKind, rejectFile, type ExportFormat } from '@cowork/host';
+import { KernelError, sharedKernel } from '../geometry/kernel';
+import type { MeshFormat } from '../geometry/protocol';
+import { MAX_STEP_BASE64, PART_SCHEMA, initialPart, type Part } from './content';
+import { diffParts, partView, summarizePart } from './describe';
+import { PART_OP_SCHEMA, applyPartOp, validatePartOp, type PartOp } from './ops';
+
+export const STEP_MEDIA_TYPE = 'model/step';
+
+/**
+ * `cad.part`: a parametric solid owned by the host. Ops edit parameters and features; the
+ * OpenCascade kernel (in a worker) builds, measures and exports it, and checks every content
+ * before it is written. `summarize` and `view` show the
+ * measures once the kernel has them for this content (they start computing on first sight).
+ */
+export const partKind = defineKind<Part, PartOp>({
+  name: 'cad.part',
+  description:
+    'A parametric CAD part (mm, degrees): named parameters and a feature tree (box, cylinder, sphere, extruded or revolved sketch, ' +
+    'union/cut/intersect, fillet/chamfer, translate/rotate, imported STEP solid); numbers may be expressions over parameters. ' +
+    'Edited by set_parameter, delete_parameter, add_feature, edit_feature and remove_feature; exports step (AP214), stl and glb; imports step.',
+  revisionSemantics: 'host',
+  contentSchema: PART_SCHEMA,
+  opSchema: PART_OP_SCHEMA,
+  initialContent: initialPart,
+  validateOp: validatePartOp,
+  applyOp: applyPartOp,
+  // Every way a part is written (any edge, a candidate accepted, a create) must leave a part that
+  // builds: a fillet too large for its edges or a cut that leaves nothing is refused, naming the feature.
+  checkContent: async (part) => {
+    const evaluation = await sharedKernel().evaluate(part);
+    return evaluation.ok ? [] : [`the part would not build: ${evaluation.message}${evaluation.featureId ? ` (fix or remove feature ${evaluation.featureId})` : ''}`];
+  },
+  summarize: (part) => summarizePart(part, sharedKernel().known(part)),
+  diff: diffParts,
+  view: (part) => partView(part, sharedKernel().known(part)),
+  exports: {
+    step: meshExport('step', STEP_MEDIA_TYPE, 'The part as a STEP file (AP214, millimetres), one solid body.'),
+    stl: meshExport('stl', 'model/stl', 'The part as a binary STL mesh (millimetres).'),
+    glb: meshExport('glb', 'model/gltf-binary', 'The part as a binary glTF mesh for three.js (Y-up, metres).'),
+  },
+  imports: {
+    step: {
+      extension: 'step',
+      description: 'A STEP file (AP203, AP214 or AP242) with at least one solid: the new part holds it as its one feature.',
+      import: async (data, context) => {
+        context.signal.throwIfAborted();
+        const base64 = Buffer.from(data).toString('base64');
+        if (base64.length > MAX_STEP_BASE64) throw rejectFile(`the STEP file is ${mb(data.length)} MB; a part holds at most ${mb((MAX_STEP_BASE64 * 3) / 4)} MB`);
+        try {
+          await sharedKernel().readStep(data);
+        } catch (error) {
+          if (error instanceof KernelError && error.failure.geometry) throw rejectFile(`${context.fileName ?? 'the file'}: ${error.message}; export it from your CAD program as STEP with solids`);
+          throw error;
+        }
+        return { units: 'mm', parameters: {}, features: [{ id: 'imported', type: 'step', data: base64, ...(context.fileName ? { fileName: context.fileName } : {}) }] };
+      },
+    },
+  },
+});
+
+function meshExport(format: MeshFormat, mediaType: string, description: string): ExportFormat<Part> {
+  return {
+    mediaType,
+    extension: format,
+    description,
+    export: async (part, context) => {
+      context.signal.throwIfAborted();
+      try {
+        return await sharedKernel().export(part, format, `${context.resourceId}-r${context.revision}`);
+      } catch (error) {
+        throw brokenPart(error, context.revision);
+      }
+    },
+  };
+}
+
+/** A part that does not build cannot be exported: say which feature to fix. */
+export function brokenPart(error: unknown, revision: number): unknown {
+  if (!(error instanceof KernelError) || !error.failure.geometry) return error;
+  return new CoworkError('invalid_content', `revision ${revision} of the part does not build: ${error.message}`, {
+    featureId: error.failure.featureId ?? null,
+    revision,
+  });
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}

@@ -1,0 +1,90 @@
+import { rejectOp, type Json } from '@cowork/host';
+import { FEATURE_ID_SCHEMA, FEATURE_SCHEMA, PARAMETER_NAME_SCHEMA, type Feature, type Part } from './content';
+import { checkPart, referencesOf, usedParameters } from './structure';
+
+/**
+ * Ops of `cad.part`. Parameters are addressed by name and features by their stable id, so that a
+ * person changing one dimension and an agent adding a feature make separate ops that both apply
+ * whichever lands first. Each op's result must pass the structural checks (./structure.ts);
+ * geometry (a fillet too large for its edges) is judged by the kernel, see ../tools/cad-edit.ts.
+ * - `set_parameter` creates or changes a named parameter;
+ * - `delete_parameter` removes one no feature uses;
+ * - `add_feature` appends a feature, or inserts it right after feature `after`;
+ * - `edit_feature` replaces some fields of a feature (never its id or type);
+ * - `remove_feature` removes a feature no later feature uses.
+ */
+export type PartOp =
+  | { type: 'set_parameter'; name: string; value: number }
+  | { type: 'delete_parameter'; name: string }
+  | { type: 'add_feature'; feature: Feature; after?: string }
+  | { type: 'edit_feature'; id: string; set: { [field: string]: Json } }
+  | { type: 'remove_feature'; id: string };
+
+export const PART_OP_SCHEMA = {
+  oneOf: [
+    opShape('set_parameter', { name: PARAMETER_NAME_SCHEMA, value: { type: 'number' } }),
+    opShape('delete_parameter', { name: PARAMETER_NAME_SCHEMA }),
+    opShape('add_feature', { feature: FEATURE_SCHEMA, after: FEATURE_ID_SCHEMA }, ['feature']),
+    opShape('edit_feature', { id: FEATURE_ID_SCHEMA, set: { type: 'object', minProperties: 1 } }),
+    opShape('remove_feature', { id: FEATURE_ID_SCHEMA }),
+  ],
+} as const;
+
+/** Checks that need no content: an edit may not change what a feature is. */
+export function validatePartOp(op: PartOp): string[] {
+  if (op.type !== 'edit_feature') return [];
+  return ['id', 'type'].filter((field) => field in op.set).map((field) => `edit_feature cannot change a feature's ${field}; remove it and add a new one`);
+}
+
+/** Applies an op without mutating `part`; throws `rejectOp` when the op does not fit this part. */
+export function applyPartOp(part: Part, op: PartOp): Part {
+  switch (op.type) {
+    case 'set_parameter':
+      return checkPart({ ...part, parameters: { ...part.parameters, [op.name]: op.value } });
+    case 'delete_parameter': {
+      if (!Object.prototype.hasOwnProperty.call(part.parameters, op.name)) throw rejectOp(`no parameter ${JSON.stringify(op.name)}; the part has ${names(part)}`, { name: op.name });
+      const users = usedParameters(part).get(op.name);
+      if (users) throw rejectOp(`parameter ${op.name} is used by features ${[...new Set(users)].join(', ')}; change them first`, { name: op.name });
+      const parameters = { ...part.parameters };
+      delete parameters[op.name];
+      return { ...part, parameters };
+    }
+    case 'add_feature': {
+      if (part.features.some((f) => f.id === op.feature.id)) throw rejectOp(`a feature with id ${JSON.stringify(op.feature.id)} already exists`, { featureId: op.feature.id });
+      const at = op.after === undefined ? part.features.length : indexOf(part, op.after) + 1;
+      const features = [...part.features];
+      features.splice(at, 0, op.feature);
+      return checkPart({ ...part, features });
+    }
+    case 'edit_feature': {
+      const at = indexOf(part, op.id);
+      const edited = { ...part.features[at], ...op.set } as Feature;
+      return checkPart({ ...part, features: part.features.map((f, i) => (i === at ? edited : f)) });
+    }
+    case 'remove_feature': {
+      const at = indexOf(part, op.id);
+      const user = part.features.find((f) => referencesOf(f).includes(op.id));
+      if (user) throw rejectOp(`feature ${op.id} is used by feature ${user.id}; remove or change ${user.id} first`, { featureId: op.id });
+      const features = part.features.filter((_, i) => i !== at);
+      return checkPart({ ...part, features });
+    }
+  }
+}
+
+function indexOf(part: Part, id: string): number {
+  const at = part.features.findIndex((f) => f.id === id);
+  if (at < 0) {
+    const ids = part.features.map((f) => f.id).join(', ') || 'none';
+    throw rejectOp(`no feature with id ${JSON.stringify(id)}; the part's features are ${ids}`, { featureId: id });
+  }
+  return at;
+}
+
+function names(part: Part): string {
+  const all = Object.keys(part.parameters);
+  return all.length === 0 ? 'no parameters' : `parameters ${all.join(', ')}`;
+}
+
+function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
+  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...required], additionalProperties: false };
+}
