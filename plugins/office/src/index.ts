@@ -3,16 +3,30 @@
  * kind, `office.presentation`; documents (docx) come next.
  */
 import { definePlugin } from '@cowork/host';
+import { documentKind } from './document/kind';
 import { presentationKind } from './presentation/kind';
+import { officeTools } from './tools';
 
 export { presentationKind } from './presentation/kind';
 export type { Bullet, Presentation, Slide, SlideLayout } from './presentation/content';
 export type { PresentationOp } from './presentation/ops';
+export type { Run, RunStyle } from './shared/runs';
+export type { Table } from './shared/table';
+export type { Image } from './shared/image';
+export type { Chart } from './shared/chart';
+export type { Box, SlideElement } from './presentation/content';
+export { importPptx } from './import/pptx';
+export { documentKind } from './document/kind';
+export type { Alignment, Block, DocumentContent, HeadingLevel, ListItem, PageSetup } from './document/content';
+export type { DocumentOp } from './document/ops';
+export { importDocx } from './import/docx';
+export { officePreviewExports } from './preview/exports';
+export type { Finding, FindingCode, Severity } from './lint/findings';
 
 export const plugin = definePlugin({
   name: 'office',
   version: '0.1.0',
   description: 'Office documents: slide decks edited by fine-grained ops and exported to pptx.',
-  kinds: [presentationKind],
-  tools: [],
+  kinds: [presentationKind, documentKind],
+  tools: [...officeTools],
 });

@@ -1,12 +1,16 @@
 // Invariant: through a real Host, ops on different slides made from the same base both land: the
 // second commit gets `revision_conflict`, its op is kept as a candidate, and accepting it on the new
 // base keeps both changes. The plugin passes every loader check, and diff and view speak per slide.
+// An image over the limit (5.5 MB, or 50 MB, past the host's op size) is refused with a message that
+// says the size and what to do, and nothing is written; a 20-slide summary stays compact.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, PluginRegistry, isCoworkError } from '@cowork/host';
 import { plugin } from '../src';
-import { deck, slide } from './deck';
+import type { Presentation } from '../src';
+import { deck, pngDataUri, richDeck, slide } from './deck';
+import { sampleDocument } from './document-fixtures';
 
 describe('office plugin in a host', () => {
   let dir: string;
@@ -78,7 +82,8 @@ describe('office plugin in a host', () => {
     expect(summary).toContain('3 slides');
     expect(summary).toContain('2. [numbers] "The numbers"');
     const view = await host.views.view(r.id);
-    expect(view.blocks).toEqual([
+    // The page preview block (office previews) follows the deck's own blocks.
+    expect(view.blocks?.slice(0, 6)).toEqual([
       { type: 'heading', text: 'Quarterly review', level: 1 },
       { type: 'heading', text: '1. Welcome', level: 2 },
       { type: 'heading', text: '2. The numbers', level: 2 },
@@ -86,5 +91,55 @@ describe('office plugin in a host', () => {
       { type: 'heading', text: '3. Next steps', level: 2 },
       { type: 'paragraph', text: 'Notes: Keep it short' },
     ]);
+  });
+
+  it.each<[string, number, string, RegExp]>([
+    ['5.5 MB', 5.5, 'invalid_op', /image is 5\.5 MB but at most 5\.0 MB is allowed; scale the image down/],
+    ['50 MB', 50, 'content_too_large', /.+/],
+  ])('refuses a %s image and writes nothing', async (_name, megabytes, code, message) => {
+    const r = await host.resources.create({ kind: 'office.presentation', content: deck(), operator: 'human:ann' });
+    const src = `data:image/png;base64,${'A'.repeat(Math.ceil((megabytes * 1024 * 1024) / 3) * 4)}`;
+    let error: unknown;
+    try {
+      await host.resources.commit(r.id, { baseRevision: r.revision, op: { type: 'add_element', slideId: 'next', element: { id: 'photo', type: 'image', image: { src, alt: 'photo' } } }, operator: 'agent:a1' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isCoworkError(error) && [error.code, error.message]).toEqual([code, expect.stringMatching(message)]);
+    const after = await host.resources.get(r.id);
+    expect(after.revision).toBe(r.revision);
+    expect(after.content).toEqual(deck());
+  });
+
+  it('adds a real image, and summarizes and diffs elements compactly', async () => {
+    const r = await host.resources.create({ kind: 'office.presentation', content: deck(), operator: 'human:ann' });
+    const { revision } = await host.resources.commit(r.id, {
+      baseRevision: r.revision,
+      op: { type: 'add_element', slideId: 'next', element: { id: 'logo', type: 'image', image: { src: pngDataUri(), alt: 'Company logo' } } },
+      operator: 'agent:a1',
+    });
+    expect(await host.resources.diff(r.id, r.revision, revision)).toBe('slide 3 [next]: added image logo "Company logo"');
+    expect(await host.resources.summarize(r.id)).toContain('3. [next] "Next steps" (title_and_bullets, image logo "Company logo", notes)');
+
+    const big: Presentation = { title: 'Big', slides: Array.from({ length: 4 }, () => richDeck().slides).flat().map((s, i) => ({ ...s, id: `${s.id}-${i}` })) };
+    const summary = await host.resources.summarize((await host.resources.create({ kind: 'office.presentation', content: big, operator: 'human:ann' })).id);
+    expect(big.slides).toHaveLength(20);
+    expect(summary.length).toBeLessThan(2500);
+    expect(summary).not.toContain('base64');
+  });
+
+  it('refuses a created deck or document whose ids repeat or whose parts break their rules, creating nothing', async () => {
+    const repeated = { ...deck(), slides: [slide('a', 'One'), slide('a', 'Two')] };
+    const ragged = { ...sampleDocument(), blocks: [{ id: 't', type: 'table', table: { header: false, rows: [['a', 'b'], ['c']] } }] };
+    const errors = [];
+    for (const [kind, content] of [['office.presentation', repeated], ['office.document', ragged]] as const) {
+      errors.push(await host.resources.create({ kind, content, operator: 'human:ann' }).catch((error: unknown) => error));
+    }
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'invalid_content', message: expect.stringContaining('two slides have id "a"') }),
+      expect.objectContaining({ code: 'invalid_content', message: expect.stringContaining('block "t": ') }),
+    ]);
+    expect(await host.resources.list({ kind: 'office.document' })).toEqual([]);
+    expect(await host.resources.list({ kind: 'office.presentation' })).toEqual([]);
   });
 });

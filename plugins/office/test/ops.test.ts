@@ -1,9 +1,23 @@
 // Invariant: every op either yields the expected deck without mutating its input, or is refused
-// with `invalid_op` (a slide id that does not exist, an index out of range, a duplicate id, bullets
-// a layout cannot show); content-free checks (bullet nesting) are caught by validateOp.
+// with `invalid_op` (a slide or element id that does not exist, an index out of range, a duplicate
+// id, bullets a layout cannot show) with a message that names what exists; content-free checks
+// (bullet nesting, runs that do not spell the text, image bytes, table and chart shapes) are caught
+// by validateOp.
 import { isCoworkError } from '@cowork/host';
+import type { Presentation } from '../src';
 import { applyPresentationOp, validatePresentationOp, type PresentationOp } from '../src/presentation/ops';
-import { deck, slide } from './deck';
+import { MAX_IMAGE_BYTES } from '../src/shared/image';
+import { deck, pngDataUri, slide } from './deck';
+
+function refusal(start: Presentation, op: PresentationOp): string {
+  try {
+    applyPresentationOp(start, op);
+  } catch (error) {
+    if (isCoworkError(error) && error.code === 'invalid_op') return error.message;
+    throw error;
+  }
+  throw new Error('expected invalid_op');
+}
 
 const ids = (ops: PresentationOp): string[] => applyPresentationOp(deck(), ops).slides.map((s) => s.id);
 
@@ -59,5 +73,79 @@ describe('office.presentation ops', () => {
     ['well nested bullets', { type: 'set_bullets', slideId: 'a', bullets: [{ text: 'a', level: 0 }, { text: 'b', level: 1 }, { text: 'c', level: 0 }] }, 0],
   ])('validateOp: %s', (_name, op, problems) => {
     expect(validatePresentationOp(op)).toHaveLength(problems);
+  });
+});
+
+describe('office.presentation fine-grained ops', () => {
+  const table = { header: true, rows: [['a', 'b'], ['1', '2']] };
+  const withTable = (): Presentation => applyPresentationOp(deck(), { type: 'add_element', slideId: 'next', element: { id: 't1', type: 'table', table } });
+
+  it('adds, edits and deletes single bullets, keeping the others', () => {
+    let d = applyPresentationOp(deck(), { type: 'add_bullet', slideId: 'numbers', at: 1, bullet: { text: 'Costs flat', level: 1 } });
+    d = applyPresentationOp(d, { type: 'edit_bullet', slideId: 'numbers', index: 0, bullet: { text: 'Revenue up 12%', level: 0 } });
+    d = applyPresentationOp(d, { type: 'delete_bullet', slideId: 'numbers', index: 2 });
+    expect(d.slides[1]?.bullets).toEqual([{ text: 'Revenue up 12%', level: 0 }, { text: 'Costs flat', level: 1 }]);
+  });
+
+  it('restyles a character range of a bullet into runs, and the title as a whole', () => {
+    let d = applyPresentationOp(deck(), { type: 'restyle', slideId: 'numbers', target: { bullet: 0, from: 8, to: 10 }, style: { bold: true, color: 'c00000' } });
+    d = applyPresentationOp(d, { type: 'restyle', slideId: 'numbers', target: { bullet: 0 }, style: { italic: true } });
+    d = applyPresentationOp(d, { type: 'restyle', slideId: 'numbers', target: 'title', style: { size: 40 } });
+    expect(d.slides[1]?.bullets[0]).toEqual({
+      text: 'Revenue up',
+      level: 0,
+      runs: [{ text: 'Revenue ', italic: true }, { text: 'up', bold: true, italic: true, color: 'C00000' }],
+    });
+    expect(d.slides[1]?.titleStyle).toEqual({ size: 40 });
+    expect(validatePresentationOp({ type: 'set_bullets', slideId: 'numbers', bullets: d.slides[1]!.bullets })).toEqual([]);
+  });
+
+  it('adds, replaces and deletes elements by id', () => {
+    const chart = { type: 'bar' as const, labels: ['Q1', 'Q2'], series: [{ name: 'Sales', values: [3, 4] }] };
+    let d = withTable();
+    d = applyPresentationOp(d, { type: 'add_element', slideId: 'next', at: 0, element: { id: 'c1', type: 'chart', chart } });
+    d = applyPresentationOp(d, { type: 'replace_element', slideId: 'next', element: { id: 't1', type: 'table', table: { header: false, rows: [['x']] } } });
+    expect(d.slides[2]?.elements?.map((e) => e.id)).toEqual(['c1', 't1']);
+    expect(d.slides[2]?.elements?.[1]).toEqual({ id: 't1', type: 'table', table: { header: false, rows: [['x']] } });
+    d = applyPresentationOp(d, { type: 'delete_element', slideId: 'next', elementId: 'c1' });
+    expect(d.slides[2]?.elements?.map((e) => e.id)).toEqual(['t1']);
+    expect(d.slides[0]).toEqual(deck().slides[0]);
+  });
+
+  it('says which slides exist when an op names a missing one', () => {
+    expect(refusal(deck(), { type: 'add_bullet', slideId: 'slide-9', bullet: { text: 'x', level: 0 } })).toBe(
+      'no slide with id "slide-9"; the deck has slides intro, numbers, next',
+    );
+    expect(refusal(withTable(), { type: 'delete_element', slideId: 'next', elementId: 'nope' })).toContain('it has elements t1');
+  });
+
+  it.each<[string, PresentationOp, string]>([
+    ['a bullet index past the end', { type: 'edit_bullet', slideId: 'numbers', index: 2, bullet: { text: 'x', level: 0 } }, 'there is no bullet 2'],
+    ['a delete that leaves a bullet two levels deeper', { type: 'delete_bullet', slideId: 'numbers', index: 0 }, 'may be at most 0'],
+    ['a restyle range past the text', { type: 'restyle', slideId: 'numbers', target: { bullet: 0, from: 5, to: 99 }, style: { bold: true } }, 'has 10 characters'],
+    ['an element id taken on that slide', { type: 'add_element', slideId: 'next', element: { id: 't1', type: 'table', table } }, 'replace_element'],
+    ['a layout with no place for the bullets', { type: 'set_layout', slideId: 'numbers', layout: 'blank' }, 'shows none'],
+  ])('refuses %s', (_name, op, message) => {
+    expect(refusal(withTable(), op)).toContain(message);
+  });
+
+  it.each<[string, PresentationOp, RegExp]>([
+    ['runs that do not spell the text', { type: 'edit_bullet', slideId: 'a', index: 0, bullet: { text: 'ab', level: 0, runs: [{ text: 'a' }] } }, /runs spell "a" but its text is "ab"/],
+    ['an image that is not a data URI', { type: 'add_element', slideId: 'a', element: { id: 'i', type: 'image', image: { src: 'data:nope', alt: '' } } }, /base64 data URI/],
+    ['an svg image', { type: 'add_element', slideId: 'a', element: { id: 'i', type: 'image', image: { src: 'data:image/svg+xml;base64,PHN2Zz4=', alt: '' } } }, /image\/svg\+xml is not supported/],
+    ['a table with a short row', { type: 'add_element', slideId: 'a', element: { id: 't', type: 'table', table: { header: false, rows: [['a', 'b'], ['c']] } } }, /row 1 has 1 cells but row 0 has 2/],
+    ['a series shorter than the labels', { type: 'add_element', slideId: 'a', element: { id: 'c', type: 'chart', chart: { type: 'line', labels: ['a', 'b'], series: [{ name: 's', values: [1] }] } } }, /has 1 values but there are 2 labels/],
+    ['a pie of two series', { type: 'add_element', slideId: 'a', element: { id: 'c', type: 'chart', chart: { type: 'pie', labels: ['a'], series: [{ name: 's', values: [1] }, { name: 't', values: [2] }] } } }, /exactly one series/],
+    ['an empty restyle range', { type: 'restyle', slideId: 'a', target: { bullet: 0, from: 3, to: 3 }, style: { bold: true } }, /is empty/],
+  ])('validateOp refuses %s', (_name, op, message) => {
+    expect(validatePresentationOp(op).join('; ')).toMatch(message);
+  });
+
+  it('validateOp accepts a real png and refuses one over the limit with its size, the limit and what to do', () => {
+    expect(validatePresentationOp({ type: 'add_element', slideId: 'a', element: { id: 'i', type: 'image', image: { src: pngDataUri(), alt: 'logo' } } })).toEqual([]);
+    const big = `data:image/png;base64,${'A'.repeat(Math.ceil(((MAX_IMAGE_BYTES + 1024 * 1024) * 4) / 3 / 4) * 4)}`;
+    expect(validatePresentationOp({ type: 'add_element', slideId: 'a', element: { id: 'i', type: 'image', image: { src: big, alt: '' } } })).toEqual([
+      'element "i": image is 6.0 MB but at most 5.0 MB is allowed; scale the image down or compress it and try again',
+    ]);
   });
 });

@@ -1,16 +1,27 @@
 import type { ResourceKind } from '@cowork/host';
-import type { Bullet, Presentation, Slide } from './content';
+import type { Chart } from '../shared/chart';
+import type { Bullet, Presentation, Slide, SlideElement } from './content';
 
 /** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
 type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 
 const TITLE_CHARS = 80;
+const ALT_CHARS = 40;
 
-/** What a model reads: the deck title, the slide count and each slide's title, layout and size. */
+/**
+ * What a model reads: the deck title, the slide count and one line per slide with its id, title,
+ * layout and what it holds (counts and element ids, not their contents), so a 20-slide deck stays
+ * a few hundred tokens; the model reads a slide's content when it needs it.
+ */
 export function summarizePresentation(deck: Presentation): string {
   const count = `${deck.slides.length} slide${deck.slides.length === 1 ? '' : 's'}`;
   const lines = deck.slides.map((slide, i) => {
-    const extra = [slide.layout, slide.bullets.length > 0 ? `${slide.bullets.length} bullets` : '', slide.notes ? 'notes' : ''];
+    const extra = [
+      slide.layout,
+      slide.bullets.length > 0 ? `${slide.bullets.length} bullets` : '',
+      ...(slide.elements ?? []).map(elementLabel),
+      slide.notes ? 'notes' : '',
+    ];
     return `${i + 1}. [${slide.id}] ${quote(slide.title)} (${extra.filter(Boolean).join(', ')})`;
   });
   return [`presentation ${quote(deck.title)}, ${count}`, ...lines].join('\n');
@@ -40,32 +51,86 @@ export function diffPresentations(before: Presentation, after: Presentation): st
   return lines.length === 0 ? 'no changes' : lines.join('\n');
 }
 
-/** Blocks for the web page: a heading per slide, its bullets as a list, its notes as a paragraph. */
+/** Blocks for the web page: a heading per slide, bullets as a list, tables and charts as tables, images and notes as paragraphs. */
 export function presentationView(deck: Presentation): ViewBlock[] {
   const blocks: ViewBlock[] = [{ type: 'heading', text: deck.title || 'Untitled presentation', level: 1 }];
   deck.slides.forEach((slide, i) => {
     blocks.push({ type: 'heading', text: `${i + 1}. ${slide.title || '(untitled slide)'}`, level: 2 });
     if (slide.bullets.length > 0) blocks.push({ type: 'list', items: slide.bullets.map(bulletLine) });
+    for (const element of slide.elements ?? []) blocks.push(elementBlock(element));
     if (slide.notes) blocks.push({ type: 'paragraph', text: `Notes: ${slide.notes}` });
   });
   return blocks;
 }
 
+function elementBlock(element: SlideElement): ViewBlock {
+  switch (element.type) {
+    case 'image':
+      return { type: 'paragraph', text: `Image: ${element.image.alt || '(no description)'}` };
+    case 'table': {
+      const { header, rows } = element.table;
+      return header && rows.length > 1 ? { type: 'table', header: rows[0]!, rows: rows.slice(1) } : { type: 'table', rows };
+    }
+    case 'chart':
+      return chartTable(element.chart);
+  }
+}
+
+/** A chart as the table of numbers it draws: one row per label, one column per series. */
+function chartTable(chart: Chart): ViewBlock {
+  const header = [`${chart.title ?? ''} (${chart.type} chart)`.trim(), ...chart.series.map((s) => s.name)];
+  return { type: 'table', header, rows: chart.labels.map((label, i) => [label, ...chart.series.map((s) => String(s.values[i] ?? ''))]) };
+}
+
 function slideChanges(before: Slide, after: Slide): string[] {
   const changes: string[] = [];
   if (before.title !== after.title) changes.push(`title ${quote(before.title)} → ${quote(after.title)}`);
+  if (JSON.stringify(before.titleStyle ?? {}) !== JSON.stringify(after.titleStyle ?? {})) changes.push(`title restyled (${JSON.stringify(after.titleStyle ?? {})})`);
   if (before.layout !== after.layout) changes.push(`layout ${before.layout} → ${after.layout}`);
-  if (JSON.stringify(before.bullets) !== JSON.stringify(after.bullets)) {
-    changes.push(`bullets changed (${before.bullets.length} → ${after.bullets.length}): ${after.bullets.map((b) => quote(b.text)).join(', ') || 'none'}`);
-  }
+  changes.push(...bulletChanges(before.bullets, after.bullets));
+  changes.push(...elementChanges(before.elements ?? [], after.elements ?? []));
   if (before.notes !== after.notes) changes.push(after.notes ? `notes changed to ${quote(after.notes)}` : 'notes removed');
   return changes;
+}
+
+function bulletChanges(before: readonly Bullet[], after: readonly Bullet[]): string[] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const sameText = before.length === after.length && before.every((b, i) => b.text === after[i]!.text && b.level === after[i]!.level);
+  if (sameText) {
+    const restyled = after.flatMap((b, i) => (JSON.stringify(b.runs) !== JSON.stringify(before[i]!.runs) ? [i] : []));
+    return [`bullet${restyled.length === 1 ? '' : 's'} ${restyled.join(', ')} restyled`];
+  }
+  return [`bullets changed (${before.length} → ${after.length}): ${after.map((b) => quote(b.text)).join(', ') || 'none'}`];
+}
+
+function elementChanges(before: readonly SlideElement[], after: readonly SlideElement[]): string[] {
+  const old = new Map(before.map((e) => [e.id, e]));
+  const now = new Set(after.map((e) => e.id));
+  const changes = before.filter((e) => !now.has(e.id)).map((e) => `removed ${elementLabel(e)}`);
+  for (const element of after) {
+    const was = old.get(element.id);
+    if (!was) changes.push(`added ${elementLabel(element)}`);
+    else if (JSON.stringify(was) !== JSON.stringify(element)) changes.push(`changed ${elementLabel(element)}`);
+  }
+  return changes;
+}
+
+/** A few words per element: its kind, id and shape (never an image's bytes). */
+function elementLabel(element: SlideElement): string {
+  switch (element.type) {
+    case 'image':
+      return `image ${element.id} ${quote(element.image.alt, ALT_CHARS)}`;
+    case 'table':
+      return `table ${element.id} ${element.table.rows.length}x${element.table.rows[0]?.length ?? 0}`;
+    case 'chart':
+      return `${element.chart.type} chart ${element.id}${element.chart.title ? ` ${quote(element.chart.title, ALT_CHARS)}` : ''}`;
+  }
 }
 
 function bulletLine(bullet: Bullet): string {
   return `${'  '.repeat(bullet.level)}${bullet.text}`;
 }
 
-function quote(text: string): string {
-  return JSON.stringify(text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text);
+function quote(text: string, max = TITLE_CHARS): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }

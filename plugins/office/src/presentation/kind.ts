@@ -1,33 +1,46 @@
 import { defineKind } from '@cowork/host';
-import { PRESENTATION_SCHEMA, type Presentation } from './content';
+import { importPptx } from '../import/pptx';
+import { itemProblems } from '../shared/content-checks';
+import { PRESENTATION_SCHEMA, slideProblems, type Presentation } from './content';
 import { diffPresentations, presentationView, summarizePresentation } from './describe';
 import { PPTX_MEDIA_TYPE, renderPptx } from './export-pptx';
 import { PRESENTATION_OP_SCHEMA, applyPresentationOp, validatePresentationOp, type PresentationOp } from './ops';
+import { officePreviewExports, previewImageBlock } from '../preview/exports';
 
-/** `office.presentation`: a slide deck owned by the host, edited slide by slide, exported to pptx. */
+/** `office.presentation`: a slide deck owned by the host, edited slide by slide, exported to and imported from pptx. */
 export const presentationKind = defineKind<Presentation, PresentationOp>({
   name: 'office.presentation',
   description:
-    'A slide deck: a title and slides (layout, title, bullets, speaker notes) addressed by stable ids. ' +
-    'Edited by add_slide, edit_title, set_bullets, set_notes, move_slide, delete_slide and set_deck_title; exports pptx.',
+    'A slide deck: a title and slides (layout, title, bullets with optional styled runs, images, tables, charts, speaker notes) addressed by stable ids. ' +
+    'Edited by add_slide, move_slide, delete_slide, set_layout, edit_title, set_bullets, add_bullet, edit_bullet, delete_bullet, restyle, ' +
+    'add_element, replace_element, delete_element, set_notes and set_deck_title; exports and imports pptx.',
   revisionSemantics: 'host',
   contentSchema: PRESENTATION_SCHEMA,
   opSchema: PRESENTATION_OP_SCHEMA,
   initialContent: () => ({ title: '', slides: [] }),
   validateOp: validatePresentationOp,
+  checkContent: (content) => itemProblems(content.slides, 'slide', slideProblems),
   applyOp: applyPresentationOp,
   summarize: summarizePresentation,
   diff: diffPresentations,
-  view: (content) => presentationView(content),
+  view: (content, context) => [...presentationView(content), previewImageBlock(context)],
   exports: {
+    ...officePreviewExports('pptx', renderPptx),
     pptx: {
       mediaType: PPTX_MEDIA_TYPE,
       extension: 'pptx',
-      description: 'The deck as a PowerPoint file (16:9), speaker notes included.',
+      description: 'The deck as a PowerPoint file (16:9): titles and bullets in placeholders, images, tables, charts and speaker notes.',
       export: async (content, context) => {
         context.signal.throwIfAborted();
         return renderPptx(content);
       },
+    },
+  },
+  imports: {
+    pptx: {
+      extension: 'pptx',
+      description: 'A PowerPoint file: slide titles, text as bullets with levels, tables, charts, pictures and speaker notes.',
+      import: importPptx,
     },
   },
 });

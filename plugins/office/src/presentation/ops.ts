@@ -1,46 +1,106 @@
 import { rejectOp } from '@cowork/host';
-import { BULLETS_SCHEMA, SLIDE_ID_SCHEMA, SLIDE_SCHEMA, bulletProblems, type Bullet, type Presentation, type Slide } from './content';
+import { restyleRuns, type RunStyle } from '../shared/runs';
+import {
+  BULLETS_SCHEMA,
+  BULLET_SCHEMA,
+  ELEMENT_ID_SCHEMA,
+  ELEMENT_SCHEMA,
+  RUN_STYLE_SCHEMA,
+  SLIDE_ID_SCHEMA,
+  SLIDE_LAYOUTS,
+  SLIDE_SCHEMA,
+  bulletProblems,
+  elementProblems,
+  showsBullets,
+  slideProblems,
+  type Bullet,
+  type Presentation,
+  type Slide,
+  type SlideElement,
+  type SlideLayout,
+} from './content';
+
+/** What a restyle op styles: the whole title, or characters [from, to) of one bullet (default all of it). */
+export type RestyleTarget = 'title' | { bullet: number; from?: number; to?: number };
 
 /**
  * Ops of `office.presentation`. Slides are addressed by their stable `id`, never by position, so
  * ops on different slides commute; positions appear only where an op is about position
- * (`add_slide.at`, `move_slide.to`) and are checked against the content the op lands on.
- * - `add_slide` inserts a slide at `at` (0..count, default the end); its id must be new;
- * - `edit_title`, `set_bullets`, `set_notes` replace one part of one slide;
- * - `move_slide` moves a slide so that it ends at index `to` (0..count-1);
- * - `delete_slide` removes a slide;
- * - `set_deck_title` replaces the presentation's title.
+ * (`add_slide.at`, `move_slide.to`, bullet indexes within one slide) and are checked against the
+ * content the op lands on. Elements are addressed by slide id and element id.
+ * - slides: `add_slide` (at 0..count, default the end; new id), `move_slide` (to index 0..count-1),
+ *   `delete_slide`, `set_layout`, `edit_title`, `set_notes`, `set_deck_title`;
+ * - bullets: `set_bullets` replaces the list, `add_bullet` / `edit_bullet` / `delete_bullet` touch one;
+ * - `restyle` sets a run style on the title or on a character range of a bullet;
+ * - elements: `add_element` (new id on that slide), `replace_element` (same id), `delete_element`.
  */
 export type PresentationOp =
   | { type: 'add_slide'; at?: number; slide: Slide }
   | { type: 'edit_title'; slideId: string; title: string }
+  | { type: 'set_layout'; slideId: string; layout: SlideLayout }
   | { type: 'set_bullets'; slideId: string; bullets: Bullet[] }
+  | { type: 'add_bullet'; slideId: string; at?: number; bullet: Bullet }
+  | { type: 'edit_bullet'; slideId: string; index: number; bullet: Bullet }
+  | { type: 'delete_bullet'; slideId: string; index: number }
+  | { type: 'restyle'; slideId: string; target: RestyleTarget; style: RunStyle }
+  | { type: 'add_element'; slideId: string; at?: number; element: SlideElement }
+  | { type: 'replace_element'; slideId: string; element: SlideElement }
+  | { type: 'delete_element'; slideId: string; elementId: string }
   | { type: 'set_notes'; slideId: string; notes: string }
   | { type: 'move_slide'; slideId: string; to: number }
   | { type: 'delete_slide'; slideId: string }
   | { type: 'set_deck_title'; title: string };
 
+const INDEX = { type: 'integer', minimum: 0 } as const;
+
+const RESTYLE_TARGET_SCHEMA = {
+  oneOf: [
+    { const: 'title' },
+    { type: 'object', properties: { bullet: INDEX, from: INDEX, to: INDEX }, required: ['bullet'], additionalProperties: false },
+  ],
+} as const;
+
 export const PRESENTATION_OP_SCHEMA = {
   oneOf: [
-    opShape('add_slide', { at: { type: 'integer', minimum: 0 }, slide: SLIDE_SCHEMA }, ['slide']),
+    opShape('add_slide', { at: INDEX, slide: SLIDE_SCHEMA }, ['slide']),
     opShape('edit_title', { slideId: SLIDE_ID_SCHEMA, title: { type: 'string' } }),
+    opShape('set_layout', { slideId: SLIDE_ID_SCHEMA, layout: { enum: [...SLIDE_LAYOUTS] } }),
     opShape('set_bullets', { slideId: SLIDE_ID_SCHEMA, bullets: BULLETS_SCHEMA }),
+    opShape('add_bullet', { slideId: SLIDE_ID_SCHEMA, at: INDEX, bullet: BULLET_SCHEMA }, ['slideId', 'bullet']),
+    opShape('edit_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, bullet: BULLET_SCHEMA }),
+    opShape('delete_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX }),
+    opShape('restyle', { slideId: SLIDE_ID_SCHEMA, target: RESTYLE_TARGET_SCHEMA, style: RUN_STYLE_SCHEMA }),
+    opShape('add_element', { slideId: SLIDE_ID_SCHEMA, at: INDEX, element: ELEMENT_SCHEMA }, ['slideId', 'element']),
+    opShape('replace_element', { slideId: SLIDE_ID_SCHEMA, element: ELEMENT_SCHEMA }),
+    opShape('delete_element', { slideId: SLIDE_ID_SCHEMA, elementId: ELEMENT_ID_SCHEMA }),
     opShape('set_notes', { slideId: SLIDE_ID_SCHEMA, notes: { type: 'string' } }),
-    opShape('move_slide', { slideId: SLIDE_ID_SCHEMA, to: { type: 'integer', minimum: 0 } }),
+    opShape('move_slide', { slideId: SLIDE_ID_SCHEMA, to: INDEX }),
     opShape('delete_slide', { slideId: SLIDE_ID_SCHEMA }),
     opShape('set_deck_title', { title: { type: 'string' } }),
   ],
 } as const;
 
-/** Checks that do not depend on the content: bullet nesting, and bullets only where the layout shows them. */
+/** Checks that do not depend on the content: bullet nesting and runs, image bytes, table and chart shapes. */
 export function validatePresentationOp(op: PresentationOp): string[] {
-  if (op.type === 'set_bullets') return bulletProblems(op.bullets);
-  if (op.type !== 'add_slide') return [];
-  const problems = bulletProblems(op.slide.bullets);
-  if (op.slide.bullets.length > 0 && !showsBullets(op.slide.layout)) {
-    problems.push(`a slide with layout ${op.slide.layout} shows no bullets; use title_and_bullets or title`);
+  switch (op.type) {
+    case 'add_slide':
+      return slideProblems(op.slide);
+    case 'set_bullets':
+      return bulletProblems(op.bullets);
+    case 'add_bullet':
+    case 'edit_bullet':
+      // Nesting against the neighbours needs the content; applyOp checks it.
+      return bulletProblems([op.bullet], op.bullet.level - 1);
+    case 'add_element':
+    case 'replace_element':
+      return elementProblems(op.element);
+    case 'restyle':
+      return typeof op.target !== 'string' && op.target.from !== undefined && op.target.to !== undefined && op.target.from >= op.target.to
+        ? [`restyle range from ${op.target.from} to ${op.target.to} is empty; "to" is exclusive and must be greater than "from"`]
+        : [];
+    default:
+      return [];
   }
-  return problems;
 }
 
 /** Applies an op without mutating `deck`; throws `rejectOp` when the op does not fit this deck. */
@@ -56,12 +116,52 @@ export function applyPresentationOp(deck: Presentation, op: PresentationOp): Pre
     }
     case 'edit_title':
       return updateSlide(deck, op.slideId, (slide) => ({ ...slide, title: op.title }));
-    case 'set_bullets':
+    case 'set_layout':
       return updateSlide(deck, op.slideId, (slide) => {
-        if (op.bullets.length > 0 && !showsBullets(slide.layout)) {
-          throw rejectOp(`slide ${JSON.stringify(slide.id)} has layout ${slide.layout}, which shows no bullets`, { slideId: slide.id });
+        if (slide.bullets.length > 0 && !showsBullets(op.layout)) {
+          throw rejectOp(`slide ${JSON.stringify(slide.id)} has ${slide.bullets.length} bullets and layout ${op.layout} shows none; delete them first or use title_and_bullets or title`, { slideId: slide.id });
         }
-        return { ...slide, bullets: op.bullets };
+        return { ...slide, layout: op.layout };
+      });
+    case 'set_bullets':
+      return updateSlide(deck, op.slideId, (slide) => withBullets(slide, op.bullets));
+    case 'add_bullet':
+      return updateSlide(deck, op.slideId, (slide) => {
+        const at = op.at ?? slide.bullets.length;
+        if (at > slide.bullets.length) throw rejectOp(`add_bullet at ${at} is past the end of slide ${JSON.stringify(slide.id)}'s ${slide.bullets.length} bullets`, { at });
+        return withBullets(slide, [...slide.bullets.slice(0, at), op.bullet, ...slide.bullets.slice(at)]);
+      });
+    case 'edit_bullet':
+      return updateSlide(deck, op.slideId, (slide) => {
+        checkBulletIndex(slide, op.index);
+        return withBullets(slide, slide.bullets.map((b, i) => (i === op.index ? op.bullet : b)));
+      });
+    case 'delete_bullet':
+      return updateSlide(deck, op.slideId, (slide) => {
+        checkBulletIndex(slide, op.index);
+        return withBullets(slide, slide.bullets.filter((_, i) => i !== op.index));
+      });
+    case 'restyle':
+      return updateSlide(deck, op.slideId, (slide) => restyle(slide, op.target, op.style));
+    case 'add_element':
+      return updateSlide(deck, op.slideId, (slide) => {
+        const elements = slide.elements ?? [];
+        const at = op.at ?? elements.length;
+        if (at > elements.length) throw rejectOp(`add_element at ${at} is past the end of slide ${JSON.stringify(slide.id)}'s ${elements.length} elements`, { at });
+        if (elements.some((e) => e.id === op.element.id)) {
+          throw rejectOp(`slide ${JSON.stringify(slide.id)} already has an element with id ${JSON.stringify(op.element.id)}; pick a new id or use replace_element`, { elementId: op.element.id });
+        }
+        return { ...slide, elements: [...elements.slice(0, at), op.element, ...elements.slice(at)] };
+      });
+    case 'replace_element':
+      return updateSlide(deck, op.slideId, (slide) => {
+        const at = elementIndex(slide, op.element.id);
+        return { ...slide, elements: (slide.elements ?? []).map((e, i) => (i === at ? op.element : e)) };
+      });
+    case 'delete_element':
+      return updateSlide(deck, op.slideId, (slide) => {
+        const at = elementIndex(slide, op.elementId);
+        return { ...slide, elements: (slide.elements ?? []).filter((_, i) => i !== at) };
       });
     case 'set_notes':
       return updateSlide(deck, op.slideId, (slide) => ({ ...slide, notes: op.notes }));
@@ -82,9 +182,44 @@ export function applyPresentationOp(deck: Presentation, op: PresentationOp): Pre
   }
 }
 
-/** Whether a layout has a place for bullets (on a title slide they are the subtitle lines). */
-export function showsBullets(layout: Slide['layout']): boolean {
-  return layout === 'title_and_bullets' || layout === 'title';
+/** A slide with a new bullet list, refused when the layout shows no bullets or the nesting breaks. */
+function withBullets(slide: Slide, bullets: Bullet[]): Slide {
+  if (bullets.length > 0 && !showsBullets(slide.layout)) {
+    throw rejectOp(`slide ${JSON.stringify(slide.id)} has layout ${slide.layout}, which shows no bullets; set_layout to title_and_bullets first`, { slideId: slide.id });
+  }
+  const problems = bulletProblems(bullets);
+  if (problems.length > 0) throw rejectOp(`on slide ${JSON.stringify(slide.id)}: ${problems.join('; ')}`, { slideId: slide.id, problems });
+  return { ...slide, bullets };
+}
+
+function restyle(slide: Slide, target: RestyleTarget, style: RunStyle): Slide {
+  if (target === 'title') return { ...slide, titleStyle: { ...slide.titleStyle, ...style } };
+  checkBulletIndex(slide, target.bullet);
+  const bullet = slide.bullets[target.bullet]!;
+  const from = target.from ?? 0;
+  const to = target.to ?? bullet.text.length;
+  if (to > bullet.text.length || from >= to) {
+    throw rejectOp(`restyle range ${from}..${to} does not fit bullet ${target.bullet} of slide ${JSON.stringify(slide.id)}, which has ${bullet.text.length} characters`, { slideId: slide.id });
+  }
+  const runs = restyleRuns(bullet.runs ?? [{ text: bullet.text }], from, to, style);
+  const restyled: Bullet = { text: bullet.text, level: bullet.level, runs };
+  return { ...slide, bullets: slide.bullets.map((b, i) => (i === target.bullet ? restyled : b)) };
+}
+
+function checkBulletIndex(slide: Slide, index: number): void {
+  if (index >= slide.bullets.length) {
+    throw rejectOp(`slide ${JSON.stringify(slide.id)} has ${slide.bullets.length} bullets (indexes 0..${slide.bullets.length - 1}); there is no bullet ${index}`, { slideId: slide.id, index });
+  }
+}
+
+function elementIndex(slide: Slide, elementId: string): number {
+  const elements = slide.elements ?? [];
+  const at = elements.findIndex((e) => e.id === elementId);
+  if (at < 0) {
+    const known = elements.length === 0 ? 'no elements' : `elements ${elements.map((e) => e.id).join(', ')}`;
+    throw rejectOp(`slide ${JSON.stringify(slide.id)} has no element with id ${JSON.stringify(elementId)}; it has ${known}`, { slideId: slide.id, elementId });
+  }
+  return at;
 }
 
 function updateSlide(deck: Presentation, slideId: string, change: (slide: Slide) => Slide): Presentation {

@@ -1,0 +1,47 @@
+import { defineKind } from '@cowork/host';
+import { importDocx } from '../import/docx';
+import { itemProblems } from '../shared/content-checks';
+import { blockProblems } from './blocks';
+import { DEFAULT_PAGE, DOCUMENT_SCHEMA, type DocumentContent } from './content';
+import { diffDocuments, documentView, summarizeDocument } from './describe';
+import { DOCX_MEDIA_TYPE, renderDocx } from './export-docx';
+import { DOCUMENT_OP_SCHEMA, applyDocumentOp, validateDocumentOp, type DocumentOp } from './ops';
+import { officePreviewExports, previewImageBlock } from '../preview/exports';
+
+/** `office.document`: a text document owned by the host, edited block by block, exported to and imported from docx. */
+export const documentKind = defineKind<DocumentContent, DocumentOp>({
+  name: 'office.document',
+  description:
+    'A text document: a title, page setup and blocks (heading, paragraph, list, table, image, page_break) addressed by stable ids. ' +
+    'Edited by insert_block, set_runs, set_heading_level, set_alignment, restyle, set_list_item, insert_list_item, delete_list_item, ' +
+    'set_cell, insert_row, delete_row, move_block, delete_block, set_page and set_title; exports and imports docx.',
+  revisionSemantics: 'host',
+  contentSchema: DOCUMENT_SCHEMA,
+  opSchema: DOCUMENT_OP_SCHEMA,
+  initialContent: () => ({ title: '', page: structuredClone(DEFAULT_PAGE), blocks: [] }),
+  validateOp: validateDocumentOp,
+  checkContent: (content) => itemProblems(content.blocks, 'block', blockProblems),
+  applyOp: applyDocumentOp,
+  summarize: summarizeDocument,
+  diff: diffDocuments,
+  view: (content, context) => [...documentView(content), previewImageBlock(context)],
+  exports: {
+    ...officePreviewExports('docx', renderDocx),
+    docx: {
+      mediaType: DOCX_MEDIA_TYPE,
+      extension: 'docx',
+      description: 'The document as a Word file: heading styles, real lists, tables, images, page setup.',
+      export: async (content, context) => {
+        context.signal.throwIfAborted();
+        return renderDocx(content);
+      },
+    },
+  },
+  imports: {
+    docx: {
+      extension: 'docx',
+      description: 'A Word file: headings, paragraphs, lists, tables, pictures, page breaks and page setup are kept; headers, footers and comments are not.',
+      import: (data, context) => importDocx(data, context),
+    },
+  },
+});
