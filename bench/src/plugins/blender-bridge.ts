@@ -1,0 +1,107 @@
+/**
+ * The Blender bridge's costs: Blender's start (bare, until its bridge answers; and the first commit
+ * to a scene, which starts Blender as a host job, builds the scene and saves it), the op round trip
+ * (bridge `apply`, which performs the op and answers with the scene snapshot; and a whole host
+ * commit: observe, model check, apply, record), a snapshot, and save, GLB export and PNG render.
+ *
+ * BENCH_BLENDER_OPS (default 200) ops per round-trip figure. Prints figures; asserts nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Host, type Json } from '@cowork/host';
+import { BlenderProcess, childLauncher, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
+import { summarizeLatencies } from '../stats';
+
+const OPS = Number(process.env.BENCH_BLENDER_OPS ?? 200);
+const STARTS = 5;
+const EXPORTS = 3;
+const OBJECTS = 20;
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}
+
+function line(label: string, samples: number[]): void {
+  const s = summarizeLatencies(samples);
+  console.log(`${label.padEnd(44)} p50 ${s.p50Ms.toFixed(1).padStart(7)} ms   p99 ${s.p99Ms.toFixed(1).padStart(7)} ms   max ${s.maxMs.toFixed(1).padStart(7)} ms   (n=${samples.length})`);
+}
+
+const move = (i: number): Json => ({ type: 'set_transform', object: `Box${i % OBJECTS}`, location: [i % 7, (i * 3) % 5, 0.5 + (i % 11) / 10] });
+
+async function bridgeFigures(dir: string): Promise<void> {
+  const starts: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const [blender, ms] = await timed(() => BlenderProcess.start(childLauncher, { socketPath: join(dir, `start${i}.sock`), cwd: dir, name: 'bench' }));
+    starts.push(ms);
+    await blender.stop();
+  }
+  line('blender start (bare, until the bridge answers)', starts);
+
+  const blender = await BlenderProcess.start(childLauncher, { socketPath: socketPathFor(dir), cwd: dir, name: 'bench' });
+  try {
+    for (let i = 0; i < OBJECTS; i++) await blender.apply({ type: 'add_object', name: `Box${i}`, primitive: { shape: 'cube', size: 0.5 }, location: [i, 0, 0.25] });
+    const applies: number[] = [];
+    for (let i = 0; i < OPS; i++) applies.push((await timed(() => blender.apply(move(i))))[1]);
+    line(`bridge apply + snapshot (${OBJECTS} objects)`, applies);
+    const snapshots: number[] = [];
+    for (let i = 0; i < OPS; i++) snapshots.push((await timed(() => blender.snapshot()))[1]);
+    line(`bridge snapshot (${OBJECTS} objects)`, snapshots);
+    const saves: number[] = [];
+    const glbs: number[] = [];
+    const pngs: number[] = [];
+    for (let i = 0; i < EXPORTS; i++) {
+      saves.push((await timed(() => blender.save(join(dir, 'scene.blend'))))[1]);
+      glbs.push((await timed(() => blender.exportGlb(join(dir, 'scene.glb'))))[1]);
+      pngs.push((await timed(() => blender.renderPng(join(dir, 'scene.png'))))[1]);
+    }
+    line('save .blend', saves);
+    line('export GLB', glbs);
+    line('render PNG (Cycles CPU 320x240, 16 samples)', pngs);
+  } finally {
+    await blender.stop();
+  }
+}
+
+async function hostFigures(dir: string): Promise<void> {
+  const host = await Host.open({ workspaceDir: dir, plugins: [plugin], externalPollMs: 0 });
+  try {
+    const resource = await host.resources.create({ kind: 'blender.scene', operator: 'human:bench' });
+    let revision = resource.revision;
+    const commit = async (op: Json): Promise<void> => {
+      revision = (await host.resources.commit(resource.id, { baseRevision: revision, op, operator: 'agent:bench' })).revision;
+    };
+    const [, firstMs] = await timed(() => commit({ type: 'add_object', name: 'Box0', primitive: { shape: 'cube', size: 0.5 } }));
+    console.log(`${'first commit (starts Blender as a job, builds, saves)'.padEnd(44)} ${firstMs.toFixed(1)} ms`);
+    for (let i = 1; i < OBJECTS; i++) await commit({ type: 'add_object', name: `Box${i}`, primitive: { shape: 'cube', size: 0.5 }, location: [i, 0, 0.25] });
+    const commits: number[] = [];
+    for (let i = 0; i < OPS; i++) commits.push((await timed(() => commit(move(i))))[1]);
+    line(`host commit (observe, apply, record; ${OBJECTS} objects)`, commits);
+    const [exported, exportMs] = await timed(() => host.exports.export(resource.id, 'glb'));
+    const objects = ((await host.resources.get(resource.id)).content as Scene).objects.length;
+    console.log(`${'host GLB export (live Blender)'.padEnd(44)} ${exportMs.toFixed(1)} ms   (${exported.data.byteLength} bytes, ${objects} objects)`);
+  } finally {
+    // Close first: an open session would restart a Blender whose job was cancelled.
+    const running = await host.jobs.list({ status: 'running' });
+    await host.close();
+    for (const job of running) if (job.pgid !== null) process.kill(-job.pgid, 'SIGKILL');
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-blender-'));
+  try {
+    console.log(`Blender bridge: Blender 3.4.1 in background mode, JSON lines over a Unix socket`);
+    await bridgeFigures(dir);
+    await hostFigures(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

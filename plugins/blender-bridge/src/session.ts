@@ -1,0 +1,235 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoworkError, rejectOp, type ExternalContext, type ExternalObservation, type ExternalResource, type ExternalSession } from '@cowork/host';
+import { BlenderProcess, jobHandle, jobLauncher, socketPathFor, type Launcher, type Snapshot, type SupportFinding } from './bridge/blender-process';
+import { BridgeCommandError, BridgeGoneError } from './bridge/client';
+import type { Scene } from './content';
+import { completeOp, type SceneOp } from './ops';
+
+/** The last save: the revision the scene held when `scene.blend` was written. */
+interface SavedState {
+  readonly revision: number;
+  readonly fingerprint: string;
+  readonly savedAt: string;
+}
+
+/** The running Blender of a resource, so that the next host process can re-attach to it. */
+interface BridgeState {
+  readonly jobId: string;
+  readonly pid: number | null;
+  readonly socketPath: string;
+}
+
+/** What the next observation reports, after Blender was restarted. */
+interface Restart {
+  readonly note: string;
+  readonly restoredFrom?: number;
+}
+
+/** Open sessions in this process, by resource id: exports and tools use the live Blender. */
+const openSessions = new Map<string, BlenderSession>();
+
+export function openSession(resourceId: string): BlenderSession | undefined {
+  return openSessions.get(resourceId);
+}
+
+/**
+ * One resource's Blender, driven through the bridge. Files in the resource directory:
+ * `scene.blend` (the last save), `saved.json` (the revision it holds), `bridge.json` (the job and
+ * socket of the running Blender). Commands run one at a time (the host's lock covers observe and
+ * apply; exports and tools come from elsewhere).
+ *
+ * The session tracks which revision the live scene is: `apply` is told, and an observation that
+ * differs from the last one becomes the next revision (the host records every such change).
+ */
+export class BlenderSession implements ExternalSession<Scene, SceneOp> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly resourceId: string,
+    private readonly dir: string,
+    private readonly launcher: Launcher,
+    private process: BlenderProcess,
+    private revision: number,
+    private content: Scene,
+    private restart: Restart | undefined,
+  ) {}
+
+  /**
+   * Re-attaches to the resource's running Blender, or starts one: from the last save when there
+   * is one (the first observation then says so), else from the content the host recorded, saved
+   * at once so that a crash always has a save to return to.
+   */
+  static async open(resource: ExternalResource<Scene>, context: ExternalContext): Promise<BlenderSession> {
+    const dir = context.resourceDir;
+    const launcher = jobLauncher(context.jobs);
+    const state = readJson<BridgeState>(join(dir, 'bridge.json'));
+    const previous = state && jobHandle(context.jobs, state.jobId, state.pid);
+    const attached = previous && (await BlenderProcess.attach(previous, state.socketPath).catch(() => undefined));
+    // A Blender that runs but does not answer is stopped before another one starts.
+    if (previous && !attached) await previous.kill().catch(() => undefined);
+    let session: BlenderSession;
+    if (attached) {
+      session = new BlenderSession(resource.id, dir, launcher, attached, resource.revision, resource.content, undefined);
+    } else if (existsSync(join(dir, 'scene.blend'))) {
+      const process = await startBlender(launcher, resource.id, dir, true);
+      session = new BlenderSession(resource.id, dir, launcher, process, resource.revision, resource.content, restartNote(dir, 'was not running'));
+    } else {
+      const process = await startBlender(launcher, resource.id, dir, false);
+      session = new BlenderSession(resource.id, dir, launcher, process, resource.revision, resource.content, undefined);
+      try {
+        await session.writeSave(await process.load(resource.content), resource.revision);
+      } catch (error) {
+        await process.launched.kill().catch(() => undefined); // no half-built scene to re-attach to
+        throw error;
+      }
+    }
+    openSessions.set(resource.id, session);
+    return session;
+  }
+
+  observe(): Promise<ExternalObservation<Scene>> {
+    return this.serial(async () => {
+      const snapshot = await this.live((process) => process.snapshot());
+      const restart = this.restart;
+      this.restart = undefined;
+      if (!jsonEqual(snapshot.scene, this.content)) {
+        this.revision += 1;
+        this.content = snapshot.scene;
+      }
+      return restart ? { content: snapshot.scene, ...restart } : { content: snapshot.scene };
+    });
+  }
+
+  apply(op: SceneOp, context: { readonly revision: number }): Promise<ExternalObservation<Scene>> {
+    return this.serial(async () => {
+      let snapshot: Snapshot;
+      try {
+        snapshot = await this.process.apply(completeOp(op));
+      } catch (error) {
+        if (error instanceof BridgeCommandError && (error.code === 'unknown_object' || error.code === 'invalid_op')) {
+          throw rejectOp(error.message, error.details as never);
+        }
+        if (error instanceof BridgeGoneError) {
+          throw new CoworkError('external_unavailable', `Blender stopped while performing the op, so whether it applied is unknown; the next read restarts Blender from the last save (${error.message})`, {
+            resourceId: this.resourceId,
+          });
+        }
+        throw error;
+      }
+      this.revision = context.revision;
+      this.content = snapshot.scene;
+      return { content: snapshot.scene };
+    });
+  }
+
+  /** Saves the live scene as `scene.blend`; a crash restarts from here. Resolves with the revision it holds. */
+  save(): Promise<{ revision: number; path: string }> {
+    return this.serial(async () => {
+      const snapshot = await this.live((process) => process.snapshot());
+      // A change not yet recorded becomes the next revision when the host observes it.
+      const revision = jsonEqual(snapshot.scene, this.content) ? this.revision : this.revision + 1;
+      await this.writeSave(snapshot, revision);
+      return { revision, path: join(this.dir, 'scene.blend') };
+    });
+  }
+
+  /** Runs `fn` on the live Blender when it shows `content`; undefined when it shows something else. */
+  withScene<T>(content: Scene, fn: (process: BlenderProcess) => Promise<T>): Promise<{ value: T } | undefined> {
+    return this.serial(async () => {
+      const snapshot = await this.live((process) => process.snapshot());
+      return jsonEqual(snapshot.scene, content) ? { value: await fn(this.process) } : undefined;
+    });
+  }
+
+  checkSupport(): Promise<SupportFinding[]> {
+    return this.serial(() => this.live((process) => process.checkSupport()));
+  }
+
+  /** The pid of the running Blender (tests kill it). */
+  get pid(): number | null {
+    return this.process.launched.pid;
+  }
+
+  /** Leaves Blender running as a job: the next host process re-attaches to it. */
+  close(): Promise<void> {
+    return this.serial(async () => {
+      openSessions.delete(this.resourceId);
+      this.process.client.close();
+    });
+  }
+
+  private async writeSave(snapshot: Snapshot, revision: number): Promise<void> {
+    await this.process.save(join(this.dir, 'scene.blend'));
+    writeJsonAtomic(join(this.dir, 'saved.json'), { revision, fingerprint: snapshot.fingerprint, savedAt: new Date().toISOString() } satisfies SavedState);
+  }
+
+  /** Runs `fn` on Blender, restarting it from the last save first when it is gone. */
+  private async live<T>(fn: (process: BlenderProcess) => Promise<T>): Promise<T> {
+    if (!this.process.gone) {
+      try {
+        return await fn(this.process);
+      } catch (error) {
+        if (!(error instanceof BridgeGoneError)) throw error;
+      }
+    }
+    await this.process.launched.kill().catch(() => undefined); // a Blender that hangs is as good as dead
+    this.process.client.close();
+    const fromSave = existsSync(join(this.dir, 'scene.blend'));
+    try {
+      this.process = await startBlender(this.launcher, this.resourceId, this.dir, fromSave);
+      if (!fromSave) await this.process.load(this.content);
+    } catch (error) {
+      throw new CoworkError('external_unavailable', `Blender stopped and could not be restarted: ${(error as Error).message}`, { resourceId: this.resourceId });
+    }
+    this.restart = fromSave ? restartNote(this.dir, 'stopped') : { note: "Blender stopped with no save to return to; it was rebuilt from the host's last record" };
+    return fn(this.process);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function startBlender(launcher: Launcher, resourceId: string, dir: string, fromSave: boolean): Promise<BlenderProcess> {
+  const socketPath = socketPathFor(dir);
+  const blendFile = join(dir, 'scene.blend');
+  const process = await BlenderProcess.start(launcher, { socketPath, cwd: dir, name: `blender ${resourceId}`, ...(fromSave ? { blendFile } : {}) });
+  const { jobId, pid } = process.launched;
+  if (jobId) writeJsonAtomic(join(dir, 'bridge.json'), { jobId, pid, socketPath } satisfies BridgeState);
+  return process;
+}
+
+function restartNote(dir: string, what: string): Restart {
+  const saved = readJson<SavedState>(join(dir, 'saved.json'));
+  if (!saved) return { note: `Blender ${what} and was restarted from scene.blend, whose revision is unknown` };
+  return {
+    note: `Blender ${what} and was restarted from the last save (revision ${saved.revision}, ${saved.savedAt}); changes after it were lost`,
+    restoredFrom: saved.revision,
+  };
+}
+
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole or not at all: a crash mid-write leaves the previous file. */
+function writeJsonAtomic(path: string, value: unknown): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as never)[k], (b as never)[k]));
+}

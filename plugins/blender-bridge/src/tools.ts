@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoworkError, defineTool, isCoworkError, type Json, type ToolDefinition, type ToolResult } from '@cowork/host';
+import type { Scene } from './content';
+import { withSceneBlender } from './exports';
+import { openSession } from './session';
+
+const KIND = 'blender.scene';
+const INPUT = {
+  type: 'object',
+  properties: { resourceId: { type: 'string', minLength: 1, description: 'The id of a blender.scene resource.' } },
+  required: ['resourceId'],
+  additionalProperties: false,
+} as const;
+
+/** `blender_check_support`: meshes resting on nothing, with the gap to what is below them. */
+export const checkSupportTool: ToolDefinition<{ resourceId: string }> = defineTool({
+  name: 'blender_check_support',
+  description:
+    'Finds meshes in a Blender scene that rest on nothing (a wheel floating above the ground): for each, the gap in metres ' +
+    'between its lowest point and the highest surface below it (another mesh under it, or the ground z=0) and that surface ' +
+    '(restingOn: the object, or null for the ground). Gaps under 1 mm count as resting. An empty list means everything rests on something.',
+  inputSchema: INPUT,
+  permissions: [{ access: 'read', kind: KIND }],
+  handler: (input, context) =>
+    toolResult(async () => {
+      const resource = await context.host.resources.get(input.resourceId);
+      requireScene(resource.kind, input.resourceId);
+      const session = openSession(resource.id);
+      if (session) return { resourceId: resource.id, scene: 'live Blender', findings: (await session.checkSupport()) as unknown as Json };
+      const workDir = mkdtempSync(join(tmpdir(), 'cowork-blender-'));
+      try {
+        const findings = await withSceneBlender(resource.content as Scene, workDir, context.signal, (process) => process.checkSupport());
+        return { resourceId: resource.id, scene: `revision ${resource.revision}`, findings: findings as unknown as Json };
+      } finally {
+        rmSync(workDir, { recursive: true, force: true });
+      }
+    }),
+});
+
+/** `blender_save`: saves the live scene; if Blender dies, it restarts from the last save. */
+export const saveTool: ToolDefinition<{ resourceId: string }> = defineTool({
+  name: 'blender_save',
+  description:
+    "Saves a Blender scene's live state to its .blend file. If Blender stops, it restarts from the last save and the " +
+    'revisions after it are marked uncertain, so save after work worth keeping.',
+  inputSchema: INPUT,
+  permissions: [{ access: 'commit', kind: KIND }],
+  handler: (input, context) =>
+    toolResult(async () => {
+      const resource = await context.host.resources.get(input.resourceId);
+      requireScene(resource.kind, input.resourceId);
+      const session = openSession(resource.id);
+      if (!session) {
+        throw new CoworkError('external_unavailable', `the Blender of ${resource.id} is not open in this host; it opens with the next commit to it`, { resourceId: resource.id });
+      }
+      return { resourceId: resource.id, ...(await session.save()) };
+    }),
+});
+
+function requireScene(kind: string, resourceId: string): void {
+  if (kind !== KIND) throw new CoworkError('invalid_input', `${resourceId} is a ${kind} resource, not a ${KIND}`, { resourceId, kind });
+}
+
+/** A coded error becomes a result the model can act on; anything else is the host's to report. */
+async function toolResult(fn: () => Promise<Json>): Promise<ToolResult> {
+  try {
+    return { content: await fn() };
+  } catch (error) {
+    if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
+    throw error;
+  }
+}
