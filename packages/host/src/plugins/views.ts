@@ -10,12 +10,14 @@ export type ViewBlock =
   | { readonly type: 'code'; readonly text: string }
   | { readonly type: 'table'; readonly rows: readonly (readonly string[])[]; readonly header?: readonly string[] }
   | { readonly type: 'image'; readonly url: string; readonly alt: string }
-  | { readonly type: 'frame'; readonly url: string; readonly title: string };
+  | { readonly type: 'frame'; readonly url: string; readonly title: string }
+  /** A 3D model (GLB, usually `context.exportUrl('glb')`) the page shows with three.js, with a download link. */
+  | { readonly type: 'model'; readonly url: string; readonly alt: string };
 
 export interface ViewContext {
   readonly resourceId: string;
   readonly revision: number;
-  /** The same-origin URL of one of the kind's exports of this revision (for `image` and `frame`). */
+  /** The same-origin URL of one of the kind's exports of this revision (for `image`, `frame` and `model`). */
   exportUrl(format: string): string;
 }
 
@@ -29,6 +31,7 @@ export const VIEW_BLOCK_SCHEMA = {
     block('table', { rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } }, header: { type: 'array', items: { type: 'string' } } }, ['rows']),
     block('image', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
     block('frame', { url: { type: 'string', pattern: '^/(?!/)' }, title: { type: 'string' } }, ['url', 'title']),
+    block('model', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
   ],
 } as const;
 

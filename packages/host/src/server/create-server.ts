@@ -10,6 +10,7 @@ import { Credentials } from './credentials';
 import { installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
 import { registerWebAssets } from './page';
+import { registerVendorAssets } from './vendor';
 import { collectRoutes, openApiDocument } from './openapi';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCandidateRoutes } from './routes/candidates';
@@ -103,6 +104,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     app.get('/ws', { websocket: true, config: { ticket: true } }, (socket) => live.accept(socket));
     registerMetaRoutes(app, ctx);
     registerWebAssets(app);
+    registerVendorAssets(app);
     registerAuthRoutes(app, ctx);
     registerResourceRoutes(app, ctx);
     registerExportRoutes(app, ctx);

@@ -1,7 +1,8 @@
 // Renders a kind's view blocks (see packages/host/src/plugins/views.ts). Every string goes in as
-// text, never as HTML, and pictures and frames come only from this origin, so a plugin's view
+// text, never as HTML, and pictures, frames and models come only from this origin, so a plugin's view
 // cannot put script into the page.
 import { h } from './dom.js';
+import { renderModel } from './model-viewer.js';
 
 export function renderBlocks(blocks) {
   return h('div', { id: 'editor-view', class: 'view' }, blocks.map(renderBlock));
@@ -28,6 +29,8 @@ function renderBlock(block) {
       return sameOrigin(block.url) ? h('img', { src: block.url, alt: block.alt, loading: 'lazy' }) : null;
     case 'frame':
       return sameOrigin(block.url) ? h('iframe', { src: block.url, title: block.title, sandbox: 'allow-scripts allow-forms' }) : null;
+    case 'model':
+      return sameOrigin(block.url) ? renderModel(block) : null;
     default:
       return null;
   }

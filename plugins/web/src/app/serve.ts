@@ -1,0 +1,16 @@
+import type { AppFile } from '@cowork/host';
+import { fileData, isText, type WebApp } from './content';
+import { mediaTypeOf } from './media-types';
+
+/**
+ * The file a browser gets for `path` (no leading slash, already URL-decoded), or undefined for a
+ * 404. The app's root ('' or 'index.html') is its entry page, whatever it is called; a folder path
+ * ('docs/') is that folder's index.html. Used by the host's /apps routes and by the check tool.
+ */
+export function appFile(app: WebApp, path: string): AppFile | undefined {
+  const wanted = path === '' || path === 'index.html' ? app.entry : path.endsWith('/') ? `${path}index.html` : path;
+  if (!Object.prototype.hasOwnProperty.call(app.files, wanted)) return undefined;
+  const file = app.files[wanted]!;
+  if (isText(file)) return { data: file.text, mediaType: mediaTypeOf(wanted) };
+  return { data: fileData(file), mediaType: file.mediaType ?? mediaTypeOf(wanted) };
+}
