@@ -42,6 +42,7 @@ export function sceneView(scene: Scene, context: ViewContext): ViewBlock[] {
   const blocks: ViewBlock[] = [
     { type: 'heading', text: `Blender scene (${scene.objects.length} objects)`, level: 2 },
     { type: 'image', url: context.exportUrl('png'), alt: `Cycles preview of revision ${context.revision}` },
+    { type: 'model', url: context.exportUrl('glb'), alt: `the scene at revision ${context.revision}` },
     {
       type: 'table',
       header: ['Object', 'Type', 'Location (m)', 'Rotation (°)', 'Scale', 'Size (m)', 'Parent', 'Materials', 'Modifiers'],

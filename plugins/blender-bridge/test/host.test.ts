@@ -68,6 +68,7 @@ describe('blender.scene in a host', () => {
     expect(await host.resources.summarize(id)).toContain('Wheel: mesh cylinder');
     const view = await host.views.view(id);
     expect(view.blocks).toContainEqual({ type: 'image', url: expect.stringContaining('/export/png'), alt: expect.any(String) });
+    expect(view.blocks).toContainEqual({ type: 'model', url: expect.stringContaining('/export/glb'), alt: expect.any(String) });
     expect(view.blocks).toContainEqual(expect.objectContaining({ type: 'table', rows: expect.arrayContaining([expect.arrayContaining(['Wheel'])]) }));
 
     const glb = await host.exports.export(id, 'glb');

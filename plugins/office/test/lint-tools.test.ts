@@ -1,5 +1,6 @@
 // Invariant: office_lint, run as a tool on a real Host over real LibreOffice renders, finds nothing
-// on a clean deck; finds text overflowing its box (confirmed on the rendered slide), an empty title,
+// on a clean deck; finds text overflowing its box (confirmed on the rendered slide: an error when
+// lines are outside it, a warning when a title spills a few points), an empty title,
 // a slide whose page rendered blank, and a slide the PDF lacks (a render with fewer pages, built
 // from a real shorter deck); on a document it finds an empty heading and the blank page two page
 // breaks leave. office_preview writes one PNG per slide into the workspace. Both refuse other kinds.
@@ -58,11 +59,14 @@ describe('office_lint and office_preview', () => {
       slide('crowded', 'Everything we learned', { bullets: long }),
       slide('untitled', '', { bullets: [{ text: 'A point without a heading', level: 0 }] }),
       slide('ghost', 'White on white', { layout: 'title', titleStyle: { color: 'FFFFFF' } }),
+      slide('wordy', 'A title that is really much too long to fit on one line of the slide', { layout: 'title_only' }),
     );
     const findings = await lint('office.presentation', content as unknown as Json);
     expect(findings).toContainEqual(expect.objectContaining({ severity: 'error', where: 'slide 6 [crowded]', code: 'text_overflow' }));
     expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', where: 'slide 7 [untitled]', code: 'empty_placeholder' }));
     expect(findings).toContainEqual(expect.objectContaining({ severity: 'error', where: 'slide 8 [ghost]', code: 'page_not_rendered' }));
+    // A second title line spills a few points past the title box: seen on the page, but less than a line.
+    expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', where: 'slide 9 [wordy]', code: 'text_overflow' }));
     // The clean slides of the rich deck stay clean, and errors come first.
     expect(findings.filter((f) => /^slide [1-5] /.test(f.where))).toEqual([]);
     expect(findings[0]!.severity).toBe('error');

@@ -1,8 +1,7 @@
-import type { ResourceKind } from '@cowork/host';
+import type { ViewBlock, ViewContext } from '@cowork/host';
 import { diffParts, featureLine } from '../part/describe';
 import type { Assembly, AssemblyPart } from './content';
 
-type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 
 /** Each part with its placement and features. */
 export function summarizeAssembly(assembly: Assembly): string {
@@ -32,9 +31,10 @@ export function diffAssemblies(before: Assembly, after: Assembly): string {
   return lines.length === 0 ? 'no changes' : lines.join('\n');
 }
 
-export function assemblyView(assembly: Assembly): ViewBlock[] {
+export function assemblyView(assembly: Assembly, context: ViewContext): ViewBlock[] {
   return [
     { type: 'heading', text: 'CAD assembly', level: 1 },
+    { type: 'model', url: context.exportUrl('glb'), alt: `the assembly at revision ${context.revision}` },
     { type: 'table', header: ['part', 'placement', 'features'], rows: assembly.parts.map((p) => [`${p.name ?? p.id} [${p.id}]`, placementText(p), String(p.part.features.length)]) },
     { type: 'paragraph', text: 'Run cad_check for volumes and interference between parts.' },
   ];

@@ -1,11 +1,10 @@
-import type { ResourceKind } from '@cowork/host';
+import type { ViewBlock, ViewContext } from '@cowork/host';
 import type { Measures } from '../geometry/measure';
 import type { EdgeSelector, Feature, Part, Profile, Vec2 } from './content';
 import { evaluateNum, type Num } from './expression';
 import { referencesOf } from './structure';
 
 /** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
-type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 
 /** A part's measures when the kernel has them, or why it failed, or nothing yet. */
 export type KnownMeasures = ({ ok: true } & Measures) | { ok: false; featureId?: string; message: string } | undefined;
@@ -43,8 +42,9 @@ export function diffParts(before: Part, after: Part): string {
 }
 
 /** Blocks for the web page: the measures, a parameter table and the feature list. */
-export function partView(part: Part, measures: KnownMeasures): ViewBlock[] {
+export function partView(part: Part, measures: KnownMeasures, context: ViewContext): ViewBlock[] {
   const blocks: ViewBlock[] = [{ type: 'heading', text: 'CAD part', level: 1 }];
+  blocks.push({ type: 'model', url: context.exportUrl('glb'), alt: `the part at revision ${context.revision}` });
   blocks.push({ type: 'paragraph', text: measures ? measuresLine(measures) : 'Measures: being computed; reload to see them.' });
   blocks.push({ type: 'heading', text: 'Parameters', level: 2 });
   blocks.push({ type: 'table', header: ['name', 'value (mm or °)'], rows: Object.entries(part.parameters).map(([name, value]) => [name, String(value)]) });

@@ -33,7 +33,7 @@ export const partKind = defineKind<Part, PartOp>({
   },
   summarize: (part) => summarizePart(part, sharedKernel().known(part)),
   diff: diffParts,
-  view: (part) => partView(part, sharedKernel().known(part)),
+  view: (part, context) => partView(part, sharedKernel().known(part), context),
   exports: {
     step: meshExport('step', STEP_MEDIA_TYPE, 'The part as a STEP file (AP214, millimetres), one solid body.'),
     stl: meshExport('stl', 'model/stl', 'The part as a binary STL mesh (millimetres).'),

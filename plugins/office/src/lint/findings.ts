@@ -1,7 +1,8 @@
 /**
- * What `office_lint` reports. `error`: people will see something broken (text outside its box on
- * the rendered page, a slide that did not render); `warning`: something is probably missing (an
- * empty title); `info`: worth a look, not necessarily wrong (an overflow only the estimate sees).
+ * What `office_lint` reports. `error`: people will see something broken (lines of text outside their
+ * box on the rendered page, a slide that did not render); `warning`: something is probably missing
+ * or a little off (an empty title, text a few points past its box); `info`: worth a look, not
+ * necessarily wrong (an overflow only the estimate sees, an image without alt text).
  */
 export type Severity = 'error' | 'warning' | 'info';
 

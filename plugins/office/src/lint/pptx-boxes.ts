@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import JSZip from 'jszip';
 
@@ -33,10 +34,10 @@ export interface TextBox {
   readonly paragraphs: readonly TextParagraph[];
 }
 
-/** What one slide of a pptx holds: its text boxes and the rectangles of every shape (text, picture, table, chart). */
+/** What one slide of a pptx holds: its text boxes, and the rectangles of its other shapes (pictures, tables, charts, empty shapes). */
 export interface PptxSlideBoxes {
   readonly textBoxes: readonly TextBox[];
-  readonly shapes: readonly Rect[];
+  readonly others: readonly Rect[];
 }
 
 export interface PptxBoxes {
@@ -59,7 +60,7 @@ const parser = new XMLParser({
 
 /**
  * Reads the geometry and text of every slide of a pptx: each text box's rectangle, insets and
- * paragraphs (text, size, boldness, indent), and the rectangles of all shapes. A placeholder that
+ * paragraphs (text, size, boldness, indent), and the rectangles of the other shapes. A placeholder that
  * carries no position of its own takes its layout's. Group shapes are skipped (no exporter here writes them).
  */
 export async function readPptxBoxes(data: Uint8Array): Promise<PptxBoxes> {
@@ -75,7 +76,7 @@ export async function readPptxBoxes(data: Uint8Array): Promise<PptxBoxes> {
   const slidePaths = list(node(presentation, 'p:sldIdLst'), 'p:sldId').map((id) => rels.get(String(id['@r:id'])) ?? '');
   const slides: PptxSlideBoxes[] = [];
   for (const path of slidePaths) {
-    const slideRels = relationships(await xml(path.replace(/slides\/(slide\d+\.xml)$/, 'slides/_rels/$1.rels')), 'ppt/slides/');
+    const slideRels = relationships(await xml(`${posix.dirname(path)}/_rels/${posix.basename(path)}.rels`), `${posix.dirname(path)}/`);
     const layoutPath = [...slideRels.values()].find((target) => target.includes('slideLayouts/'));
     const layout = layoutPath ? shapeTree(await xml(layoutPath), 'p:sldLayout') : {};
     slides.push(slideBoxes(shapeTree(await xml(path), 'p:sld'), layout));
@@ -91,27 +92,29 @@ function slideBoxes(tree: Node, layout: Node): PptxSlideBoxes {
     if (ph && rect) layoutRects.set(ph.key, rect);
   }
   const textBoxes: TextBox[] = [];
-  const shapes: Rect[] = [];
+  const others: Rect[] = [];
   for (const shape of list(tree, 'p:sp')) {
     const ph = placeholderOf(shape);
     const rect = rectOf(node(node(shape, 'p:spPr'), 'a:xfrm')) ?? (ph ? layoutRects.get(ph.key) : undefined);
     if (!rect) continue;
-    shapes.push(rect);
     const body = node(shape, 'p:txBody');
     const paragraphs = list(body, 'a:p').map(paragraph).filter((p) => p.text.length > 0);
-    if (paragraphs.length === 0) continue;
+    if (paragraphs.length === 0) {
+      others.push(rect);
+      continue;
+    }
     const name = String(node(node(shape, 'p:nvSpPr'), 'p:cNvPr')['@name'] ?? '');
     textBoxes.push({ name, placeholder: ph?.type, rect, insets: insets(node(body, 'a:bodyPr')), paragraphs });
   }
   for (const pic of list(tree, 'p:pic')) {
     const rect = rectOf(node(node(pic, 'p:spPr'), 'a:xfrm'));
-    if (rect) shapes.push(rect);
+    if (rect) others.push(rect);
   }
   for (const frame of list(tree, 'p:graphicFrame')) {
     const rect = rectOf(node(frame, 'p:xfrm'));
-    if (rect) shapes.push(rect);
+    if (rect) others.push(rect);
   }
-  return { textBoxes, shapes };
+  return { textBoxes, others };
 }
 
 function paragraph(p: Node): TextParagraph {
@@ -131,8 +134,10 @@ function insets(bodyPr: Node): TextBox['insets'] {
 }
 
 function placeholderOf(shape: Node): { key: string; type: string } | undefined {
-  const ph = node(node(node(shape, 'p:nvSpPr'), 'p:nvPr'), 'p:ph');
-  if (Object.keys(ph).length === 0 && !('p:ph' in node(node(shape, 'p:nvSpPr'), 'p:nvPr'))) return undefined;
+  const nvPr = node(node(shape, 'p:nvSpPr'), 'p:nvPr');
+  if (!('p:ph' in nvPr)) return undefined;
+  // `<p:ph/>` parses as an empty string: a body placeholder with no index.
+  const ph = node(nvPr, 'p:ph');
   const type = String(ph['@type'] ?? 'body');
   return { key: ph['@idx'] !== undefined ? `idx:${String(ph['@idx'])}` : `type:${type}`, type };
 }

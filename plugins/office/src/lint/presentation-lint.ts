@@ -3,6 +3,7 @@ import type { Render } from '../preview/render';
 import { slideWhere, type Finding } from './findings';
 import type { PptxBoxes } from './pptx-boxes';
 import { slideOverflows, type BoxOverflow } from './overflow';
+import { LINE_HEIGHT } from './text-fit';
 
 /** What a deck is linted against: its pptx's boxes and the render of that pptx. */
 export interface PresentationLintInput {
@@ -57,12 +58,21 @@ function overflowFindings(deck: Presentation, { boxes, render }: PresentationLin
   });
 }
 
-function overflowFinding(where: string, { box, renderedPt, estimate }: BoxOverflow): Finding {
+/**
+ * Rendered overflow of a line or more, or up to the slide's edge (the rest is cut off), is an error;
+ * less is a warning; an overflow only the estimate sees is info.
+ */
+function overflowFinding(where: string, { box, renderedPt, offSlide, estimate }: BoxOverflow): Finding {
   const which = box.placeholder ? `the ${box.placeholder} box` : `the text box "${box.name}"`;
   const estimated = `estimated ${estimate.lines} line${estimate.lines === 1 ? '' : 's'} need ${Math.round(estimate.neededPt)} pt, the box holds ${Math.round(estimate.availablePt)} pt`;
-  const fix = 'shorten the text, split the slide, or use a smaller font';
   if (renderedPt > 0) {
-    return { severity: 'error', where, code: 'text_overflow', message: `text of ${which} runs ${Math.round(renderedPt)} pt outside it on the rendered slide (${estimated}): ${fix}` };
+    const line = Math.max(...box.paragraphs.map((p) => p.fontPt)) * LINE_HEIGHT;
+    return {
+      severity: renderedPt >= line || offSlide ? 'error' : 'warning',
+      where,
+      code: 'text_overflow',
+      message: `text of ${which} runs ${Math.round(renderedPt)} pt outside it on the rendered slide${offSlide ? ', off the slide' : ''} (${estimated}): shorten the text, split the slide, or use a smaller font`,
+    };
   }
   return { severity: 'info', where, code: 'text_overflow', message: `text of ${which} may not fit (${estimated}; the rendered slide shows none outside it)` };
 }

@@ -3,7 +3,7 @@ import type { TextBox } from './pptx-boxes';
 /**
  * How tall a text box's text is, estimated without a layout engine. The heuristic:
  * - a character is on average `CHAR_WIDTH_EM` of the font size wide (0.5 em: measured on DejaVu
- *   Sans, the font LibreOffice substitutes here, over English prose; bold adds 10 %);
+ *   Sans, the font LibreOffice substitutes here, over English prose; bold adds 5 %);
  * - a paragraph takes ceil(characters x average width / usable width) lines, at least one, plus
  *   one line per explicit line break; usable width is the box width less its insets and the
  *   paragraph's indent;
@@ -32,7 +32,7 @@ export function estimateTextFit(box: TextBox): TextFit {
   let lines = 0;
   let neededPt = 0;
   for (const p of box.paragraphs) {
-    const charWidth = p.fontPt * CHAR_WIDTH_EM * (p.bold ? 1.1 : 1);
+    const charWidth = p.fontPt * CHAR_WIDTH_EM * (p.bold ? 1.05 : 1);
     const width = Math.max(innerWidth - p.indentPt, charWidth);
     const breaks = p.text.split('\n');
     const count = breaks.reduce((sum, line) => sum + Math.max(1, Math.ceil((line.length * charWidth) / width)), 0);

@@ -8,8 +8,8 @@ export const lintTool: ToolDefinition<ResourceInput> = defineTool<ResourceInput>
   name: 'office_lint',
   description: [
     'Checks an office.presentation or office.document resource (the newest revision, or `revision`) as LibreOffice renders it.',
-    'Returns findings {severity, where, code, message}, errors first. Codes: text_overflow (text runs out of its box or off the page;',
-    'severity error when the rendered page shows it, info when only the size estimate does), empty_placeholder (an empty title,',
+    'Returns findings {severity, where, code, message}, errors first. Codes: text_overflow (text runs out of its box or off the page:',
+    'error when the rendered page shows a line or more outside, warning when less, info when only the size estimate sees it), empty_placeholder (an empty title,',
     'a bullets layout without bullets, an empty bullet or heading, empty table header cells), empty_slide, empty_document,',
     'missing_alt_text, page_not_rendered (the PDF lacks a slide, or a page rendered as one flat colour).',
     '`where` is "slide N [id]", "block [id]", "page N" or "document". No findings means nothing was found.',
