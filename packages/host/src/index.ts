@@ -3,6 +3,7 @@
  * types, `rejectOp`, and the error types. Embedders also get `Host`.
  */
 export { definePlugin, defineKind, defineTool, rejectOp, rejectFile, isPluginDefinition } from './plugins/define-plugin';
+export { asToolResult } from './plugins/tool-result';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';
 export type { ImportContext, ImportFormat } from './plugins/imports';
 export type { AppFile, AppServing } from './plugins/apps';

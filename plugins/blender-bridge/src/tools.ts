@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoworkError, defineTool, isCoworkError, type Json, type ToolDefinition, type ToolResult } from '@cowork/host';
+import { CoworkError, asToolResult, defineTool, type Json, type ToolDefinition } from '@cowork/host';
 import type { Scene } from './content';
 import { withSceneBlender } from './exports';
 import { openSession } from './session';
@@ -24,7 +24,7 @@ export const checkSupportTool: ToolDefinition<{ resourceId: string }> = defineTo
   inputSchema: INPUT,
   permissions: [{ access: 'read', kind: KIND }],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const resource = await context.host.resources.get(input.resourceId);
       requireScene(resource.kind, input.resourceId);
       const session = openSession(resource.id);
@@ -48,7 +48,7 @@ export const saveTool: ToolDefinition<{ resourceId: string }> = defineTool({
   inputSchema: INPUT,
   permissions: [{ access: 'commit', kind: KIND }],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const resource = await context.host.resources.get(input.resourceId);
       requireScene(resource.kind, input.resourceId);
       const session = openSession(resource.id);
@@ -61,14 +61,4 @@ export const saveTool: ToolDefinition<{ resourceId: string }> = defineTool({
 
 function requireScene(kind: string, resourceId: string): void {
   if (kind !== KIND) throw new CoworkError('invalid_input', `${resourceId} is a ${kind} resource, not a ${KIND}`, { resourceId, kind });
-}
-
-/** A coded error becomes a result the model can act on; anything else is the host's to report. */
-async function toolResult(fn: () => Promise<Json>): Promise<ToolResult> {
-  try {
-    return { content: await fn() };
-  } catch (error) {
-    if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
-    throw error;
-  }
 }

@@ -1,8 +1,7 @@
-import { CoworkError, defineTool, type Json } from '@cowork/host';
+import { CoworkError, asToolResult, defineTool, type Json } from '@cowork/host';
 import { sharedKernel, type Evaluation } from '../geometry/kernel';
 import type { Assembly } from '../assembly/content';
 import type { Part } from '../part/content';
-import { toolResult } from './result';
 
 type Input = { resourceId: string; revision?: number };
 
@@ -27,7 +26,7 @@ export const cadCheckTool = defineTool<Input>({
     { access: 'read', kind: 'cad.assembly' },
   ],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const { resources } = context.host;
       const resource = await resources.get(input.resourceId);
       const revision = input.revision ?? resource.revision;

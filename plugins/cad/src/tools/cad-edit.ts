@@ -1,8 +1,7 @@
-import { CoworkError, defineTool, type Json } from '@cowork/host';
+import { CoworkError, asToolResult, defineTool, type Json } from '@cowork/host';
 import { sharedKernel } from '../geometry/kernel';
 import type { Part } from '../part/content';
 import { PART_OP_SCHEMA, applyPartOp, validatePartOp, type PartOp } from '../part/ops';
-import { toolResult } from './result';
 
 type Input = { resourceId: string; baseRevision: number; op: PartOp };
 
@@ -26,7 +25,7 @@ export const cadEditTool = defineTool<Input>({
   },
   permissions: [{ access: 'commit', kind: 'cad.part' }],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const { resources } = context.host;
       const resource = await resources.get(input.resourceId);
       if (resource.kind !== 'cad.part') throw new CoworkError('invalid_input', `resource ${resource.id} is a ${resource.kind}, not a cad.part`);

@@ -1,7 +1,6 @@
-import { defineTool, type ToolDefinition } from '@cowork/host';
+import { asToolResult, defineTool, type ToolDefinition } from '@cowork/host';
 import { bySeverity } from '../lint/findings';
 import { readOfficeRevision, RESOURCE_INPUT_SCHEMA, type ResourceInput } from './office-resource';
-import { toolResult } from './tool-result';
 
 /** `office_lint`: what is wrong with a deck or document as people will see it (see src/lint). */
 export const lintTool: ToolDefinition<ResourceInput> = defineTool<ResourceInput>({
@@ -17,7 +16,7 @@ export const lintTool: ToolDefinition<ResourceInput> = defineTool<ResourceInput>
   inputSchema: RESOURCE_INPUT_SCHEMA,
   permissions: [{ access: 'read' }],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const target = await readOfficeRevision(input, context);
       const render = await target.source.render(target.content, context.signal);
       const findings = bySeverity(await target.source.lint(target.content, render));

@@ -1,6 +1,6 @@
 import type { Json, ToolContext } from '@cowork/host';
 import { OFFICE_SOURCES, type OfficeSource } from './sources';
-import { invalidInput } from './tool-result';
+import { invalidInput } from './invalid-input';
 
 /** What both tools take: a resource and, optionally, one of its revisions (default: the newest). */
 export type ResourceInput = { resourceId: string; revision?: number };

@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineTool, type ToolDefinition } from '@cowork/host';
+import { asToolResult, defineTool, type ToolDefinition } from '@cowork/host';
 import { readOfficeRevision, RESOURCE_INPUT_SCHEMA, type ResourceInput } from './office-resource';
-import { toolResult } from './tool-result';
 
 /**
  * `office_preview`: renders a deck or document the way people will see it (LibreOffice, 72 dpi)
@@ -21,7 +20,7 @@ export const previewTool: ToolDefinition<ResourceInput> = defineTool<ResourceInp
   inputSchema: RESOURCE_INPUT_SCHEMA,
   permissions: [{ access: 'read' }],
   handler: (input, context) =>
-    toolResult(async () => {
+    asToolResult(async () => {
       const target = await readOfficeRevision(input, context);
       const render = await target.source.render(target.content, context.signal);
       const dir = join(context.host.workspaceDir, 'artifacts', 'previews', target.id, `r${target.revision}`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, relative } from 'node:path';
-import { CoworkError, defineTool, isCoworkError, type Json, type ToolDefinition } from '@cowork/host';
+import { CoworkError, asToolResult, defineTool, type Json, type ToolDefinition } from '@cowork/host';
 import type { WebApp } from '../app/content';
 import { runCheck } from './run-check';
 import { MAX_STEPS, STEP_SCHEMA, type Step } from './steps';
@@ -52,8 +52,8 @@ export function webCheckTool(options: { executablePath?: string } = {}): ToolDef
       additionalProperties: false,
     },
     permissions: [{ access: 'read' }],
-    handler: async (input, context) => {
-      try {
+    handler: (input, context) =>
+      asToolResult(async () => {
         const resource = await context.host.resources.get(input.resourceId);
         if (resource.kind !== 'web.app') {
           throw new CoworkError('invalid_input', `resource ${input.resourceId} is a ${resource.kind}, not a web.app; web_check tries web apps only`, { field: 'resourceId' });
@@ -66,11 +66,7 @@ export function webCheckTool(options: { executablePath?: string } = {}): ToolDef
         const { steps: plan, viewport, stopOnFailure } = input;
         const result = await runCheck(app, { steps: plan, viewport, stopOnFailure, screenshotDir, executablePath: options.executablePath, signal: context.signal });
         const steps = result.steps.map((step) => (step.screenshot ? { ...step, screenshot: relative(context.host.workspaceDir, step.screenshot) } : step));
-        return { content: { resourceId: resource.id, revision, runId, ...result, steps } as Json };
-      } catch (error) {
-        if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
-        throw error;
-      }
-    },
+        return { resourceId: resource.id, revision, runId, ...result, steps } as Json;
+      }),
   });
 }
