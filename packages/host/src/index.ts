@@ -4,6 +4,7 @@
  */
 export { definePlugin, defineKind, defineTool, rejectOp, rejectFile, isPluginDefinition } from './plugins/define-plugin';
 export { asToolResult } from './plugins/tool-result';
+export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';
 export type { ImportContext, ImportFormat } from './plugins/imports';
 export type { AppFile, AppServing } from './plugins/apps';

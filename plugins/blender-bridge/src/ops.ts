@@ -1,4 +1,4 @@
-import { rejectOp } from '@cowork/host';
+import { opShape, rejectOp } from '@cowork/host';
 import {
   LIGHT_TYPES,
   NAME_SCHEMA,
@@ -340,8 +340,3 @@ function modifier(type: string, params: Record<string, object>): object {
     additionalProperties: false,
   };
 }
-
-function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
-  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...required], additionalProperties: false };
-}
-

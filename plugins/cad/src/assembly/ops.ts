@@ -1,4 +1,4 @@
-import { rejectOp } from '@cowork/host';
+import { opShape, rejectOp } from '@cowork/host';
 import { applyPartOp, PART_OP_SCHEMA, type PartOp } from '../part/ops';
 import { checkPart } from '../part/structure';
 import { FEATURE_ID_SCHEMA } from '../part/content';
@@ -51,8 +51,4 @@ function indexOf(assembly: Assembly, id: string): number {
   const at = assembly.parts.findIndex((p) => p.id === id);
   if (at < 0) throw rejectOp(`no part with id ${JSON.stringify(id)}; the assembly has ${assembly.parts.map((p) => p.id).join(', ') || 'no parts'}`, { partId: id });
   return at;
-}
-
-function opShape(type: string, properties: Record<string, object>): object {
-  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...Object.keys(properties)], additionalProperties: false };
 }

@@ -1,4 +1,4 @@
-import { rejectOp, type Json } from '@cowork/host';
+import { opShape, rejectOp, type Json } from '@cowork/host';
 import { FEATURE_ID_SCHEMA, FEATURE_SCHEMA, PARAMETER_NAME_SCHEMA, type Feature, type Part } from './content';
 import { checkPart, referencesOf, usedParameters } from './structure';
 
@@ -83,8 +83,4 @@ function indexOf(part: Part, id: string): number {
 function names(part: Part): string {
   const all = Object.keys(part.parameters);
   return all.length === 0 ? 'no parameters' : `parameters ${all.join(', ')}`;
-}
-
-function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
-  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...required], additionalProperties: false };
 }

@@ -1,4 +1,4 @@
-import { rejectOp } from '@cowork/host';
+import { opShape, rejectOp } from '@cowork/host';
 import { RUN_STYLE_PROPERTIES, RUNS_SCHEMA, type Run, type RunStyle } from '../shared/runs';
 import {
   ALIGNMENT_SCHEMA,
@@ -209,13 +209,4 @@ function replaceBlock(doc: DocumentContent, blockId: string, change: (block: Blo
 
 function placementProblems(placement: Placement): string[] {
   return placement.after !== undefined && placement.at !== undefined ? ['give either after or at, not both'] : [];
-}
-
-function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
-  return {
-    type: 'object',
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...required],
-    additionalProperties: false,
-  };
 }

@@ -1,4 +1,4 @@
-import { rejectOp } from '@cowork/host';
+import { opShape, rejectOp } from '@cowork/host';
 import { restyleRuns, type RunStyle } from '../shared/runs';
 import {
   BULLETS_SCHEMA,
@@ -235,13 +235,4 @@ function indexOf(deck: Presentation, slideId: string): number {
 
 function ids(deck: Presentation): string {
   return deck.slides.length === 0 ? 'no slides' : `slides ${deck.slides.map((s) => s.id).join(', ')}`;
-}
-
-function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
-  return {
-    type: 'object',
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...required],
-    additionalProperties: false,
-  };
 }

@@ -1,4 +1,4 @@
-import { rejectOp } from '@cowork/host';
+import { opShape, rejectOp } from '@cowork/host';
 import { MAX_FILES, MAX_TOTAL_BYTES, fileProblems, formatBytes, isText, totalBytes, type WebApp, type WebFile } from './content';
 import { pathProblem } from './paths';
 
@@ -146,13 +146,4 @@ function listFiles(app: WebApp): string {
   if (paths.length === 0) return 'no files';
   const shown = paths.slice(0, 20).join(', ');
   return paths.length > 20 ? `${shown} and ${paths.length - 20} more` : shown;
-}
-
-function opShape(type: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): object {
-  return {
-    type: 'object',
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...required],
-    additionalProperties: false,
-  };
 }

@@ -1,5 +1,6 @@
 import { defineKind, rejectFile, rejectOp } from '../define-plugin';
 import { lineDiff } from '../../util/line-diff';
+import { opShape } from '../op-shape';
 
 /** Content of a `text` resource. */
 export type TextContent = { text: string };
@@ -87,12 +88,3 @@ export const textKind = defineKind<TextContent, TextOp>({
     },
   },
 });
-
-function opShape(type: string, properties: Record<string, object>): object {
-  return {
-    type: 'object',
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...Object.keys(properties)],
-    additionalProperties: false,
-  };
-}
