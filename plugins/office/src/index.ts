@@ -1,6 +1,7 @@
 /**
- * The office plugin: office documents people and agents edit together. This first slice has one
- * kind, `office.presentation`; documents (docx) come next.
+ * The office plugin: slide decks (`office.presentation`) and text documents (`office.document`)
+ * people and agents edit together by fine-grained ops; exported to and imported from pptx and docx,
+ * rendered to pdf and png by LibreOffice, and checked by the `office_preview` and `office_lint` tools.
  */
 import { definePlugin } from '@cowork/host';
 import { documentKind } from './document/kind';
@@ -26,7 +27,7 @@ export type { Finding, FindingCode, Severity } from './lint/findings';
 export const plugin = definePlugin({
   name: 'office',
   version: '0.1.0',
-  description: 'Office documents: slide decks edited by fine-grained ops and exported to pptx.',
+  description: 'Office documents: slide decks and text documents edited by fine-grained ops; pptx and docx in and out, pdf and png previews.',
   kinds: [presentationKind, documentKind],
   tools: [...officeTools],
 });
