@@ -91,10 +91,13 @@ describe('blender.scene in a host', () => {
     expect(result.content).toMatchObject({ findings: [{ object: 'Wheel', gap_m: 0.2, restingOn: 'Ground' }] });
   });
 
-  it('records a change made in Blender by someone else as an external revision, and refuses a commit from the older base', async () => {
+  it('records a change made in Blender by a Python script outside the host as an external revision, and refuses a commit from the older base', async () => {
     const base = (await host.resources.get(id)).revision;
+    // A person's script, run inside Blender through its own connection: plain bpy, no host op.
     const outsider = await BridgeClient.connect(socketPathFor(join(dir, 'resources', id)));
-    await outsider.request('apply', { op: { type: 'set_transform', object: 'Wheel', location: [1, 0.6, 0.3] } });
+    await outsider.request('run_script', {
+      code: ["wheel = bpy.data.objects['Wheel']", 'wheel.location.z = 0.3', "bpy.ops.mesh.primitive_cube_add(size=0.5, location=(3, 0, 0.25))", "bpy.context.active_object.name = 'Toolbox'"].join('\n'),
+    });
     outsider.close();
 
     const error = await host.resources
@@ -104,7 +107,9 @@ describe('blender.scene in a host', () => {
     const changes = await host.resources.changes(id, { since: base, excludeOperator: 'agent:x' });
     expect(changes).toEqual([expect.objectContaining({ revision: base + 1, action: 'external', operator: 'app:blender-bridge' })]);
     expect((await scene()).objects.find((o) => o.name === 'Wheel')?.location).toEqual([1, 0.6, 0.3]);
-    expect(await host.resources.diff(id, base, base + 1)).toContain('~ Wheel: location (1, 0.6, 0.5) -> (1, 0.6, 0.3)');
+    const diff = await host.resources.diff(id, base, base + 1);
+    expect(diff).toContain('~ Wheel: location (1, 0.6, 0.5) -> (1, 0.6, 0.3)');
+    expect(diff).toContain('+ added Toolbox');
   });
 
   it('refuses an unknown object as invalid_op, naming the objects, and records nothing', async () => {

@@ -7,6 +7,10 @@ In background mode bpy timers never fire and bpy is not thread-safe, so the acce
 on Blender's main thread and handles one command at a time, from any number of clients (the host,
 and whoever else connects: a person's script is an outside change the host must notice).
 
+`run_script` runs a Python script inside Blender with `bpy` at hand, as a person's script in
+Blender's own console would: whatever it changes is an outside change. The socket is created
+mode 0600 in the workspace, so only the workspace's user (who could run Blender anyway) connects.
+
 A request is one line `{"id": 1, "cmd": "snapshot", ...}`; the answer is one line
 `{"id": 1, "ok": true, "result": ...}` or `{"id": 1, "ok": false, "error": {"code", "message", "details"}}`.
 Blender prints to stdout, so nothing of the protocol goes there.
@@ -566,6 +570,9 @@ def handle(request):
     if cmd == "load":
         load_scene(request["scene"])
         return snapshot()
+    if cmd == "run_script":
+        run_script(request["code"])
+        return snapshot()
     if cmd == "save":
         return save(request["path"], bool(request.get("copy", False)))
     if cmd == "export_glb":
@@ -578,6 +585,15 @@ def handle(request):
         STATE["stopping"] = True
         return {"stopping": True}
     raise BridgeError("bad_request", f"unknown command {json.dumps(cmd)}")
+
+
+def run_script(code):
+    if not isinstance(code, str):
+        raise BridgeError("bad_request", "run_script needs the script's Python source as code")
+    try:
+        exec(compile(code, "<outside script>", "exec"), {"bpy": bpy, "__name__": "__outside_script__"})
+    except Exception as error:
+        raise BridgeError("script_failed", f"the script raised {type(error).__name__}: {error}")
 
 
 def answer(line):
@@ -606,6 +622,7 @@ def serve(path):
         os.unlink(path)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path + ".tmp")
+    os.chmod(path + ".tmp", 0o600)
     server.listen(8)
     # Appear under the real name only once listening, so a client that connects finds a ready bridge.
     os.replace(path + ".tmp", path)
