@@ -57,7 +57,7 @@ describe('web.app summary, diff and view', () => {
     expect(diff.at(-1)).toMatch(/^ {2}… 480 more lines not shown$/);
   });
 
-  it('views the revision live in a frame, then lists the files', () => {
+  it('views the revision live in a frame, lists the files, and offers its text files for editing', () => {
     const blocks = webAppView(app(), { resourceId: 'res_1', revision: 3 });
     expect(blocks[0]).toEqual({ type: 'frame', url: '/apps/res_1/r/3/', title: 'Web app res_1, revision 3' });
     expect(blocks[1]).toEqual({
@@ -70,6 +70,14 @@ describe('web.app summary, diff and view', () => {
         ['index.html (entry)', '134 B', 'text/html'],
       ],
     });
+    // Text files are editable in the page as put_file ops, entry first; the picture is not.
+    const editable = blocks.slice(2);
+    expect(editable.map((b) => b.type === 'editable' && [b.label, b.op, b.field])).toEqual([
+      ['index.html', { type: 'put_file', path: 'index.html' }, 'text'],
+      ['app.js', { type: 'put_file', path: 'app.js' }, 'text'],
+      ['css/style.css', { type: 'put_file', path: 'css/style.css' }, 'text'],
+    ]);
+    expect(editable[0]).toMatchObject({ text: app().files['index.html'] && (app().files['index.html'] as { text: string }).text });
   });
 });
 

@@ -1,3 +1,5 @@
+import type { Json } from '../store/records';
+
 /**
  * How a kind shows a content to people in the web page: a list of plain blocks the page renders
  * itself (as text, never as HTML), so a plugin cannot inject script into the page. Pictures and
@@ -12,7 +14,12 @@ export type ViewBlock =
   | { readonly type: 'image'; readonly url: string; readonly alt: string }
   | { readonly type: 'frame'; readonly url: string; readonly title: string }
   /** A 3D model (GLB, usually `context.exportUrl('glb')`) the page shows with three.js, with a download link. */
-  | { readonly type: 'model'; readonly url: string; readonly alt: string };
+  | { readonly type: 'model'; readonly url: string; readonly alt: string }
+  /**
+   * A text a person may edit in the page (a web app's file): saving commits `op` with the edited
+   * text put at `op[field]`, on the revision shown, through the ordinary commit (and its checks).
+   */
+  | { readonly type: 'editable'; readonly label: string; readonly text: string; readonly op: { readonly [key: string]: Json }; readonly field: string };
 
 export interface ViewContext {
   readonly resourceId: string;
@@ -32,6 +39,7 @@ export const VIEW_BLOCK_SCHEMA = {
     block('image', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
     block('frame', { url: { type: 'string', pattern: '^/(?!/)' }, title: { type: 'string' } }, ['url', 'title']),
     block('model', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
+    block('editable', { label: { type: 'string' }, text: { type: 'string' }, op: { type: 'object' }, field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } }, ['label', 'text', 'op', 'field']),
   ],
 } as const;
 

@@ -5,6 +5,9 @@
  * from the kind's own export, never runs markup that a content carries, and lets a person edit any
  * kind through its ops (refused ops are explained and write nothing). A live app framed by its view
  * loads its own script and styles in the sandbox, and its script cannot call the API as the person.
+ * A person edits a kind's `editable` texts in the page: a save commits the kind's op; an agent's
+ * commit to another text meanwhile is merged at once; an agent's change to the same text is never
+ * overwritten unseen: the person's text is kept, they are told, and their next save goes on top.
  */
 import { definePlugin } from '../../src/plugins/define-plugin';
 import type { Json } from '../../src/store/records';
@@ -71,6 +74,32 @@ const appPlugin = definePlugin({
         file: (_content: Json, path: string) =>
           APP_FILES[path] === undefined ? undefined : { data: APP_FILES[path]!, mediaType: path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'text/html' },
       },
+    },
+  ],
+});
+
+type Files = { files: Record<string, string> };
+
+/** Named texts, each editable in the page through the `put` op. */
+const filesPlugin = definePlugin({
+  name: 'files',
+  version: '1.0.0',
+  kinds: [
+    {
+      name: 'demo.files',
+      description: 'Named texts.',
+      revisionSemantics: 'host',
+      contentSchema: { type: 'object', properties: { files: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['files'] },
+      opSchema: { type: 'object', properties: { type: { const: 'put' }, path: { type: 'string' }, text: { type: 'string' } }, required: ['type', 'path', 'text'], additionalProperties: false },
+      initialContent: () => ({ files: {} }),
+      applyOp: (content: Json, op: Json) => {
+        const { path, text } = op as { path: string; text: string };
+        return { files: { ...(content as Files).files, [path]: text } };
+      },
+      summarize: () => 'files',
+      diff: () => '',
+      view: (content: Json) =>
+        Object.entries((content as Files).files).map(([path, text]) => ({ type: 'editable' as const, label: path, text, op: { type: 'put', path }, field: 'text' })),
     },
   ],
 });
@@ -148,6 +177,55 @@ describe('in Chromium', () => {
     await screenshot(page, 'views-3-live-app');
     // The only problem the page saw is the app's refused API call.
     expect(problems.every((p) => /api\/resources|CORS|ERR_FAILED/.test(p))).toBe(true);
+    await page.close();
+  });
+
+  it("edits a kind's texts in the page, merges an agent's change to another text, and never overwrites one to the same text unseen", async () => {
+    t = await startTestServer({ port: 0 }, { plugins: [filesPlugin] });
+    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const { id } = await t.host.resources.create({ kind: 'demo.files', content: { files: { 'a.html': '<p>a</p>', 'b.css': 'p {}' } }, operator: 'human:ann' });
+    const files = async () => ((await t.host.resources.get(id)).content as Files).files;
+    const agentPut = async (path: string, text: string) => {
+      const { revision } = await t.host.resources.get(id);
+      await t.host.resources.commit(id, { baseRevision: revision, op: { type: 'put', path, text }, operator: 'agent:a1' });
+    };
+    const { page, problems } = await openSignedIn(browser.context, baseUrl);
+    await page.click(`button[data-resource-id="${id}"]`);
+    const area = (label: string) => page.locator(`textarea[data-editable="${label}"]`);
+    const status = (label: string) => page.locator(`[data-editable-status="${label}"]`);
+
+    // A plain save commits the kind's op as the person.
+    await area('a.html').fill('<p>a, by ann</p>');
+    await page.click('button[data-editable-save="a.html"]');
+    await status('a.html').filter({ hasText: 'Saved a.html as revision 1' }).waitFor();
+    expect(await files()).toEqual({ 'a.html': '<p>a, by ann</p>', 'b.css': 'p {}' });
+    expect((await t.host.resources.history(id))[1]).toMatchObject({ operator: 'human:web', op: { type: 'put', path: 'a.html' } });
+
+    // Ann edits b.css while the agent changes a.html: the save lands on top, keeping both.
+    await page.locator('#editor-revision', { hasText: '1' }).waitFor();
+    await area('b.css').fill('p { color: red }');
+    await agentPut('a.html', '<p>a, by the agent</p>');
+    await page.locator('#editor-revision', { hasText: '2' }).waitFor();
+    expect(await area('b.css').inputValue()).toBe('p { color: red }');
+    await page.click('button[data-editable-save="b.css"]');
+    await status('b.css').filter({ hasText: 'Saved b.css as revision 3' }).waitFor();
+    expect(await files()).toEqual({ 'a.html': '<p>a, by the agent</p>', 'b.css': 'p { color: red }' });
+
+    // Ann edits a.html while the agent changes a.html too: hers is kept, she is told, nothing is overwritten.
+    await page.locator('#editor-revision', { hasText: '3' }).waitFor();
+    await area('a.html').fill('<p>a, ann again</p>');
+    await agentPut('a.html', '<p>a, agent again</p>');
+    await page.locator('#editor-revision', { hasText: '4' }).waitFor();
+    await page.click('button[data-editable-save="a.html"]');
+    await status('a.html').filter({ hasText: 'Someone else changed a.html' }).waitFor();
+    expect((await files())['a.html']).toBe('<p>a, agent again</p>');
+    expect(await area('a.html').inputValue()).toBe('<p>a, ann again</p>');
+    await screenshot(page, 'views-4-edit-conflict');
+    // Having been told, her next save goes on top.
+    await page.click('button[data-editable-save="a.html"]');
+    await status('a.html').filter({ hasText: 'Saved a.html as revision 5' }).waitFor();
+    expect((await files())['a.html']).toBe('<p>a, ann again</p>');
+    expect(problems.filter((p) => !/409|revision_conflict/.test(p))).toEqual([]);
     await page.close();
   });
 });

@@ -58,7 +58,13 @@ export function diffWebApps(before: WebApp, after: WebApp): string {
   return lines.length === 0 ? 'no changes' : cut(lines, DIFF_LINES).join('\n');
 }
 
-/** The live app in a frame (the host serves each revision at /apps/:id/r/:revision/), then its files. */
+/** Text files up to this size are editable in the page; bigger ones are changed by ops. */
+const EDITABLE_BYTES = 200 * 1024;
+
+/**
+ * The live app in a frame (the host serves each revision at /apps/:id/r/:revision/), its files, and
+ * each text file as an editable block the person saves as a `put_file` op, entry first.
+ */
 export function webAppView(app: WebApp, context: { resourceId: string; revision: number }): ViewBlock[] {
   const id = encodeURIComponent(context.resourceId);
   const rows = Object.keys(app.files)
@@ -67,7 +73,17 @@ export function webAppView(app: WebApp, context: { resourceId: string; revision:
   return [
     { type: 'frame', url: `/apps/${id}/r/${context.revision}/`, title: `Web app ${context.resourceId}, revision ${context.revision}` },
     { type: 'table', header: ['file', 'size', 'type'], rows },
+    ...editableFiles(app),
   ];
+}
+
+function editableFiles(app: WebApp): ViewBlock[] {
+  const paths = Object.keys(app.files).sort((a, b) => Number(b === app.entry) - Number(a === app.entry) || a.localeCompare(b));
+  return paths.flatMap((path): ViewBlock[] => {
+    const file = app.files[path]!;
+    if (!isText(file) || fileBytes(file) > EDITABLE_BYTES) return [];
+    return [{ type: 'editable', label: path, text: file.text, op: { type: 'put_file', path }, field: 'text' }];
+  });
 }
 
 function describeFile(path: string, file: WebFile): string {

@@ -66,13 +66,74 @@ export class ResourcesPanel {
       heading,
       revision,
       blocks
-        ? renderBlocks(blocks)
+        ? renderBlocks(blocks, this.edits(resource))
         : [
             h('p', { class: 'note' }, `The ${resource.kind} kind has no view; its content is shown as JSON.`),
             h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
           ],
       this.opForm(resource),
     );
+  }
+
+  /**
+   * A view's `editable` blocks (a web app's files). An edit remembers the revision and text it
+   * started from and is kept across live updates; saving commits the block's op with the text on
+   * that revision. If others committed meanwhile and did not touch this text, the save is retried
+   * on top at once; if they changed it too, the person's text stays and they are told, and the next
+   * save goes on top of what they now see. Nothing anyone saved is overwritten unseen.
+   */
+  edits(resource) {
+    const pending = (this.pendingEdits ??= new Map());
+    // The last thing said about each text, kept across the re-render a save or a live update causes.
+    const notes = (this.editNotes ??= new Map());
+    const key = (label) => `${resource.id}:${label}`;
+    const tell = (label, status, text) => {
+      notes.set(key(label), text);
+      status.textContent = text;
+    };
+    const commit = (op, baseRevision) => api('POST', path('resources', resource.id, 'commits'), { baseRevision, op, operator: operator() });
+    return {
+      pending: (label) => pending.get(key(label))?.text,
+      note: (label) => notes.get(key(label)),
+      change: (label, text, shown) => {
+        notes.delete(key(label));
+        // The first keystroke fixes what the edit started from: the revision and the text shown.
+        const started = pending.get(key(label)) ?? { base: this.current.revision, original: shown };
+        pending.set(key(label), { ...started, text });
+      },
+      save: async (block, text, status) => {
+        const edit = pending.get(key(block.label)) ?? { base: this.current.revision, original: block.text, text };
+        const original = edit.original;
+        const op = { ...block.op, [block.field]: text };
+        try {
+          let result;
+          try {
+            result = await commit(op, edit.base);
+          } catch (error) {
+            if (!(error instanceof ApiError && error.code === 'revision_conflict')) throw error;
+            const now = await this.editableText(resource.id, error.details.currentRevision, block.label);
+            if (now !== original) {
+              pending.set(key(block.label), { text, base: error.details.currentRevision, original: now });
+              tell(block.label, status, `Someone else changed ${block.label} (now revision ${error.details.currentRevision}); your text is kept here. Look at theirs in the history, then save again to put yours on top.`);
+              return;
+            }
+            // The conflict kept the save as a candidate: accepting it on the new revision is the retry.
+            result = await api('POST', path('candidates', error.details.candidateId, 'accept'), { operator: operator(), baseRevision: error.details.currentRevision });
+          }
+          pending.delete(key(block.label));
+          tell(block.label, status, `Saved ${block.label} as revision ${result.revision}.`);
+          await this.sync();
+        } catch (error) {
+          tell(block.label, status, describe(error));
+        }
+      },
+    };
+  }
+
+  /** The text of a view's editable block at a revision (undefined when it has none by that label). */
+  async editableText(id, revision, label) {
+    const { blocks } = await api('GET', `${path('resources', id)}/view?revision=${revision}`);
+    return (blocks || []).find((b) => b.type === 'editable' && b.label === label)?.text;
   }
 
   /**

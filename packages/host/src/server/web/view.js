@@ -4,11 +4,16 @@
 import { h } from './dom.js';
 import { renderModel } from './model-viewer.js';
 
-export function renderBlocks(blocks) {
-  return h('div', { id: 'editor-view', class: 'view' }, blocks.map(renderBlock));
+/**
+ * `edits` serves `editable` blocks: `edits.pending(label)` is the text a person is still editing
+ * (kept across live updates), `edits.note(label)` the last thing said about it, `edits.change(label,
+ * text, shown)` records an edit of the text shown, and `edits.save(block, text, status)` commits it.
+ */
+export function renderBlocks(blocks, edits) {
+  return h('div', { id: 'editor-view', class: 'view' }, blocks.map((block) => renderBlock(block, edits)));
 }
 
-function renderBlock(block) {
+function renderBlock(block, edits) {
   switch (block.type) {
     case 'heading':
       return h(`h${(block.level || 2) + 2}`, {}, block.text);
@@ -31,9 +36,27 @@ function renderBlock(block) {
       return sameOrigin(block.url) ? h('iframe', { src: block.url, title: block.title, sandbox: 'allow-scripts allow-forms' }) : null;
     case 'model':
       return sameOrigin(block.url) ? renderModel(block) : null;
+    case 'editable':
+      return edits ? renderEditable(block, edits) : h('pre', { class: 'content' }, block.text);
     default:
       return null;
   }
+}
+
+function renderEditable(block, edits) {
+  const pending = edits.pending(block.label);
+  const input = h('textarea', { rows: Math.min(20, block.text.split('\n').length + 2), spellcheck: 'false', dataset: { editable: block.label }, oninput: () => edits.change(block.label, input.value, block.text) });
+  input.value = pending === undefined ? block.text : pending;
+  const unsaved = pending !== undefined && pending !== block.text ? 'Unsaved changes (kept while others commit)' : '';
+  const status = h('p', { role: 'status', 'aria-live': 'polite', dataset: { editableStatus: block.label } }, edits.note(block.label) ?? unsaved);
+  return h(
+    'div',
+    { class: 'editable' },
+    h('h5', {}, block.label),
+    input,
+    h('button', { type: 'button', dataset: { editableSave: block.label }, onclick: () => void edits.save(block, input.value, status) }, `Save ${block.label}`),
+    status,
+  );
 }
 
 function sameOrigin(url) {
