@@ -3,13 +3,14 @@ import { getOC, setOC } from 'replicad';
 
 /**
  * The one OpenCascade instance of this thread. Loading it costs about 0.2 s and 0.4 to 0.7 GB, so
- * only the CAD worker calls `loadOcct`, once. OCCT prints STEP statistics to stdout; they go to
- * stderr, so that a host speaking MCP over stdout is never corrupted.
+ * only the CAD worker calls `loadOcct`, once. OCCT prints STEP statistics on every read and write
+ * to stdout: that chatter is dropped (a host speaking MCP over stdout must never see it), and only
+ * its error output goes to stderr.
  */
 export async function loadOcct(): Promise<OpenCascadeInstance> {
   const { default: init } = await import('replicad-opencascadejs');
   const toStderr = (text: string): void => void process.stderr.write(`${text}\n`);
-  const oc = await init({ print: toStderr, printErr: toStderr });
+  const oc = await init({ print: () => undefined, printErr: toStderr });
   setOC(oc);
   return oc;
 }
