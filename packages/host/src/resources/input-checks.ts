@@ -52,7 +52,9 @@ export function serialiseChecked(value: unknown, maxBytes: number, field: string
   // A UTF-8 byte is at least one UTF-16 unit and at most three, so most texts skip the exact count.
   const bytes = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
-    throw new CoworkError('content_too_large', `${field} is ${bytes} bytes, over the limit of ${maxBytes}`, {
+    // An op this big almost always carries a file (an image, a STEP solid): say so in megabytes.
+    const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    throw new CoworkError('content_too_large', `${field} is ${bytes} bytes (${mb(bytes)}), over the limit of ${maxBytes} (${mb(maxBytes)}); scale down or compress the file it carries, or split the change`, {
       field,
       bytes,
       limit: maxBytes,
