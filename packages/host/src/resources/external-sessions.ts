@@ -5,6 +5,7 @@ import type { ExternalJobs, ExternalSession } from '../plugins/external';
 import { callPluginAsync, type RegisteredKind } from '../plugins/registry';
 import type { Json, ResourceRecord } from '../store/records';
 import { Mutex } from '../util/mutex';
+import { takeExternalLease } from './external-lease';
 
 export interface ExternalSessionsOptions {
   readonly workspaceDir: string;
@@ -14,11 +15,13 @@ export interface ExternalSessionsOptions {
 /**
  * The open sessions of `external` resources in this host process: one per resource, opened lazily
  * on first use, each with its own lock so that observing, recording and performing an op never
- * interleave for one resource (the application is changed by one op at a time).
+ * interleave for one resource (the application is changed by one op at a time), and a lease so
+ * that no other host drives the same application meanwhile (see ./external-lease.ts).
  */
 export class ExternalSessions {
   private readonly sessions = new Map<string, Promise<ExternalSession<Json, Json>>>();
   private readonly locks = new Map<string, Mutex>();
+  private readonly leases = new Map<string, () => void>();
   private closed = false;
 
   constructor(private readonly options: ExternalSessionsOptions) {}
@@ -39,6 +42,7 @@ export class ExternalSessions {
     if (!adapter) throw new Error(`kind ${kind.kind.name} has no external adapter`);
     const resourceDir = join(this.options.workspaceDir, 'resources', resource.id);
     mkdirSync(resourceDir, { recursive: true });
+    this.leases.set(resource.id, takeExternalLease(resourceDir, resource.id));
     const opening = callPluginAsync(kind.plugin, 'open external session', () =>
       adapter.open(
         { id: resource.id, revision: resource.revision, content: resource.content },
@@ -47,6 +51,7 @@ export class ExternalSessions {
     ).catch((error: unknown) => {
       // A failed open is not cached: the next use tries again.
       this.sessions.delete(resource.id);
+      this.releaseLease(resource.id);
       throw isCoworkError(error) && error.code === 'plugin_failed'
         ? new CoworkError('external_unavailable', `could not reach the application of ${resource.id}: ${error.message}`, { reason: error.message, resourceId: resource.id })
         : error;
@@ -65,5 +70,11 @@ export class ExternalSessions {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map(async (s) => (await s).close()));
+    for (const id of [...this.leases.keys()]) this.releaseLease(id);
+  }
+
+  private releaseLease(resourceId: string): void {
+    this.leases.get(resourceId)?.();
+    this.leases.delete(resourceId);
   }
 }

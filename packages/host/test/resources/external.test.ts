@@ -5,10 +5,16 @@
  * revision by `app:<plugin>` before any later commit is checked, so an agent working from an older
  * base gets `revision_conflict` and sees it among changes by others; after a restart from a save,
  * the revisions since the save are listed as uncertain. A refused or failing op writes nothing.
+ * Only one host drives a resource's application at a time; a crashed holder's lease is taken over.
  *
  * The "application" here is a plain object in the test (a list of shapes with a version), standing
  * in for Blender; the plugin tests of blender-bridge run the real one.
  */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Host } from '../../src/host';
+import { processStartTime } from '../../src/jobs/process-identity';
 import { definePlugin, defineKind, rejectOp } from '../../src/plugins/define-plugin';
 import type { ExternalSession } from '../../src/plugins/external';
 import { PluginRegistry } from '../../src/plugins/registry';
@@ -188,4 +194,42 @@ it('refuses an external kind without an adapter, and a host kind with one', () =
   );
   expect(problems.join('\n')).toMatch(/"a\.ext": an external kind needs an external adapter/);
   expect(problems.join('\n')).toMatch(/"b\.host": external is only for revisionSemantics "external"/);
+});
+
+it('lets one host at a time drive the application, and takes over the lease of a host that died', async () => {
+  const { app, host, id } = await setUp();
+  const other = await Host.open({ workspaceDir: host.workspaceDir, plugins: [scenePlugin(app)], externalPollMs: 0 });
+  try {
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    const held = await caught(() => other.resources.commit(id, { baseRevision: 1, op: { type: 'add', name: 'x' }, operator: 'agent:a2' }));
+    expect([held.code, held.details?.reason]).toEqual(['external_unavailable', 'held_by_another_host']);
+    expect(app.shapes).toEqual(['cube']);
+    // Once the first host closes, the second drives it.
+    await host.close();
+    await other.resources.commit(id, { baseRevision: 1, op: { type: 'add', name: 'x' }, operator: 'agent:a2' });
+    expect(app.shapes).toEqual(['cube', 'x']);
+  } finally {
+    await other.close();
+    await host.dispose();
+  }
+});
+
+it('refuses while another live process holds the lease, and replaces the lease once it is gone', async () => {
+  const { app, host, id } = await setUp();
+  const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await new Promise((resolve) => holder.once('spawn', resolve));
+    mkdirSync(join(host.workspaceDir, 'resources', id), { recursive: true });
+    const lease = join(host.workspaceDir, 'resources', id, 'session.lease');
+    writeFileSync(lease, JSON.stringify({ pid: holder.pid, startTime: processStartTime(holder.pid!), token: 'other' }));
+    const held = await caught(() => host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' }));
+    expect([held.code, held.details?.holderPid]).toEqual(['external_unavailable', holder.pid]);
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    expect(app.shapes).toEqual(['cube']);
+  } finally {
+    holder.kill('SIGKILL');
+    await host.dispose();
+  }
 });
