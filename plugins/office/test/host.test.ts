@@ -142,4 +142,27 @@ describe('office plugin in a host', () => {
     expect(await host.resources.list({ kind: 'office.document' })).toEqual([]);
     expect(await host.resources.list({ kind: 'office.presentation' })).toEqual([]);
   });
+
+  it('refuses a bullet or cell op accepted on a newer revision when another item has taken its place (was)', async () => {
+    const r = await host.resources.create({ kind: 'office.presentation', content: deck(), operator: 'human:ann' });
+    // The agent reads bullet 0 of "numbers" and edits it; meanwhile a person puts a bullet in front.
+    const edit = { type: 'edit_bullet', slideId: 'numbers', index: 0, bullet: { text: 'Revenue up 12%', level: 0 }, was: 'Revenue up' };
+    await host.resources.commit(r.id, { baseRevision: 0, op: { type: 'add_bullet', slideId: 'numbers', at: 0, bullet: { text: 'Costs flat', level: 0 } }, operator: 'human:ann' });
+    const conflict = await host.resources.commit(r.id, { baseRevision: 0, op: edit, operator: 'agent:a1' }).catch((e: unknown) => e);
+    if (!isCoworkError(conflict)) throw new Error('expected a revision_conflict');
+    const accepted = await host.resources.acceptCandidate(String(conflict.details.candidateId), { operator: 'agent:a1', baseRevision: 1 }).catch((e: unknown) => e);
+    expect(isCoworkError(accepted) && [accepted.code, accepted.message]).toEqual([
+      'invalid_op',
+      expect.stringContaining('bullet 0 of slide "numbers" now reads "Costs flat", not "Revenue up"'),
+    ]);
+    // On the bullet's new position the same edit applies.
+    await host.resources.commit(r.id, { baseRevision: 1, op: { ...edit, index: 1 }, operator: 'agent:a1' });
+    const bullets = ((await host.resources.get(r.id)).content as Presentation).slides[1]!.bullets.map((b) => b.text);
+    expect(bullets).toEqual(['Costs flat', 'Revenue up 12%', 'in Europe']);
+
+    const doc = await host.resources.create({ kind: 'office.document', content: { ...sampleDocument(), blocks: [{ id: 't', type: 'table', table: { header: true, rows: [['name', 'qty'], ['bolts', '4']] } }] }, operator: 'human:ann' });
+    const cell = await host.resources.commit(doc.id, { baseRevision: 0, op: { type: 'set_cell', blockId: 't', row: 1, column: 1, text: '5', was: '3' }, operator: 'agent:a1' }).catch((e: unknown) => e);
+    expect(isCoworkError(cell) && cell.code).toBe('invalid_op');
+    expect((await host.resources.get(doc.id)).revision).toBe(0);
+  });
 });

@@ -14,7 +14,8 @@ export const documentKind = defineKind<DocumentContent, DocumentOp>({
   description:
     'A text document: a title, page setup and blocks (heading, paragraph, list, table, image, page_break) addressed by stable ids. ' +
     'Edited by insert_block, set_runs, set_heading_level, set_alignment, restyle, set_list_item, insert_list_item, delete_list_item, ' +
-    'set_cell, insert_row, delete_row, move_block, delete_block, set_page and set_title; exports and imports docx.',
+    'set_cell, insert_row, delete_row, move_block, delete_block, set_page and set_title; exports and imports docx.' +
+    ' Ops that name a bullet, list item or cell by position take an optional `was` (its text as you read it) and are refused if another item is there by then.',
   revisionSemantics: 'host',
   contentSchema: DOCUMENT_SCHEMA,
   opSchema: DOCUMENT_OP_SCHEMA,

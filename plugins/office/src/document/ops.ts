@@ -1,5 +1,6 @@
 import { opShape, rejectOp } from '@cowork/host';
-import { RUN_STYLE_PROPERTIES, RUNS_SCHEMA, type Run, type RunStyle } from '../shared/runs';
+import { WAS_SCHEMA, checkWas } from '../shared/was-guard';
+import { RUN_STYLE_PROPERTIES, RUNS_SCHEMA, plainText, type Run, type RunStyle } from '../shared/runs';
 import {
   ALIGNMENT_SCHEMA,
   BLOCK_ID_SCHEMA,
@@ -21,7 +22,8 @@ import { blockProblems, findBlock, placeBlock, requireType, type Placement } fro
 
 /**
  * Ops of `office.document`. Blocks are addressed by their stable `id`, never by position, so ops
- * on different blocks commute; list items and table rows are addressed by index inside their block.
+ * on different blocks commute; list items and table rows are addressed by index inside their block
+ * (`was`, the text the author read there, makes an op refuse to land on another item).
  * - `insert_block` puts a new block after the block `after`, or `at` the start or end (default end);
  * - `set_runs`, `set_heading_level`, `set_alignment` change one heading or paragraph;
  * - `restyle` sets style fields on every run of a block (or of one list item), keeping the text;
@@ -36,10 +38,10 @@ export type DocumentOp =
   | { type: 'set_heading_level'; blockId: string; level: HeadingLevel }
   | { type: 'set_alignment'; blockId: string; align: Alignment }
   | { type: 'restyle'; blockId: string; style: RunStyle; item?: number }
-  | { type: 'set_list_item'; blockId: string; index: number; runs: Run[]; level?: number }
+  | { type: 'set_list_item'; blockId: string; index: number; runs: Run[]; level?: number; was?: string }
   | { type: 'insert_list_item'; blockId: string; at?: number; item: ListItem }
-  | { type: 'delete_list_item'; blockId: string; index: number }
-  | { type: 'set_cell'; blockId: string; row: number; column: number; text: string }
+  | { type: 'delete_list_item'; blockId: string; index: number; was?: string }
+  | { type: 'set_cell'; blockId: string; row: number; column: number; text: string; was?: string }
   | { type: 'insert_row'; blockId: string; at?: number; cells: string[] }
   | { type: 'delete_row'; blockId: string; row: number }
   | ({ type: 'move_block'; blockId: string } & Placement)
@@ -61,10 +63,10 @@ export const DOCUMENT_OP_SCHEMA = {
       { blockId: BLOCK_ID_SCHEMA, style: { type: 'object', properties: RUN_STYLE_PROPERTIES, minProperties: 1, additionalProperties: false }, item: INDEX },
       ['blockId', 'style'],
     ),
-    opShape('set_list_item', { blockId: BLOCK_ID_SCHEMA, index: INDEX, runs: RUNS_SCHEMA, level: LIST_ITEM_SCHEMA.properties.level }, ['blockId', 'index', 'runs']),
+    opShape('set_list_item', { blockId: BLOCK_ID_SCHEMA, index: INDEX, runs: RUNS_SCHEMA, level: LIST_ITEM_SCHEMA.properties.level, was: WAS_SCHEMA }, ['blockId', 'index', 'runs']),
     opShape('insert_list_item', { blockId: BLOCK_ID_SCHEMA, at: INDEX, item: LIST_ITEM_SCHEMA }, ['blockId', 'item']),
-    opShape('delete_list_item', { blockId: BLOCK_ID_SCHEMA, index: INDEX }),
-    opShape('set_cell', { blockId: BLOCK_ID_SCHEMA, row: INDEX, column: INDEX, text: { type: 'string' } }),
+    opShape('delete_list_item', { blockId: BLOCK_ID_SCHEMA, index: INDEX, was: WAS_SCHEMA }, ['blockId', 'index']),
+    opShape('set_cell', { blockId: BLOCK_ID_SCHEMA, row: INDEX, column: INDEX, text: { type: 'string' }, was: WAS_SCHEMA }, ['blockId', 'row', 'column', 'text']),
     opShape('insert_row', { blockId: BLOCK_ID_SCHEMA, at: INDEX, cells: { type: 'array', minItems: 1, items: { type: 'string' } } }, ['blockId', 'cells']),
     opShape('delete_row', { blockId: BLOCK_ID_SCHEMA, row: INDEX }),
     opShape('move_block', { blockId: BLOCK_ID_SCHEMA, ...PLACEMENT }, ['blockId']),
@@ -131,6 +133,7 @@ function applyBlockOp(block: Block, op: BlockOp): Block {
     case 'set_list_item': {
       const list = requireType(block, op.type, ['list']);
       const current = itemAt(list.items, op.index, list.id);
+      checkWas(`item ${op.index} of list ${JSON.stringify(list.id)}`, plainText(current.runs), op.was);
       return withItems(list, list.items.map((item, i) => (i === op.index ? { runs: op.runs, level: op.level ?? current.level } : item)));
     }
     case 'insert_list_item': {
@@ -141,7 +144,7 @@ function applyBlockOp(block: Block, op: BlockOp): Block {
     }
     case 'delete_list_item': {
       const list = requireType(block, op.type, ['list']);
-      itemAt(list.items, op.index, list.id);
+      checkWas(`item ${op.index} of list ${JSON.stringify(list.id)}`, plainText(itemAt(list.items, op.index, list.id).runs), op.was);
       if (list.items.length === 1) throw rejectOp(`item ${op.index} is the only item of list ${JSON.stringify(list.id)}; delete the block instead`, { blockId: list.id });
       return withItems(list, list.items.filter((_, i) => i !== op.index));
     }
@@ -149,6 +152,7 @@ function applyBlockOp(block: Block, op: BlockOp): Block {
       const table = requireType(block, op.type, ['table']);
       const row = rowAt(table.table.rows, op.row, table.id);
       if (op.column >= row.length) throw rejectOp(`table ${JSON.stringify(table.id)} has ${row.length} columns (0 to ${row.length - 1}); column ${op.column} does not exist`, { column: op.column });
+      checkWas(`cell ${op.row},${op.column} of table ${JSON.stringify(table.id)}`, row[op.column]!, op.was);
       const rows = table.table.rows.map((cells, r) => (r === op.row ? cells.map((cell, c) => (c === op.column ? op.text : cell)) : cells));
       return { ...table, table: { ...table.table, rows } };
     }

@@ -13,7 +13,8 @@ export const presentationKind = defineKind<Presentation, PresentationOp>({
   description:
     'A slide deck: a title and slides (layout, title, bullets with optional styled runs, images, tables, charts, speaker notes) addressed by stable ids. ' +
     'Edited by add_slide, move_slide, delete_slide, set_layout, edit_title, set_bullets, add_bullet, edit_bullet, delete_bullet, restyle, ' +
-    'add_element, replace_element, delete_element, set_notes and set_deck_title; exports and imports pptx.',
+    'add_element, replace_element, delete_element, set_notes and set_deck_title; exports and imports pptx.' +
+    ' Ops that name a bullet, list item or cell by position take an optional `was` (its text as you read it) and are refused if another item is there by then.',
   revisionSemantics: 'host',
   contentSchema: PRESENTATION_SCHEMA,
   opSchema: PRESENTATION_OP_SCHEMA,

@@ -1,4 +1,5 @@
 import { opShape, rejectOp } from '@cowork/host';
+import { WAS_SCHEMA, checkWas } from '../shared/was-guard';
 import { restyleRuns, type RunStyle } from '../shared/runs';
 import {
   BULLETS_SCHEMA,
@@ -30,7 +31,8 @@ export type RestyleTarget = 'title' | { bullet: number; from?: number; to?: numb
  * content the op lands on. Elements are addressed by slide id and element id.
  * - slides: `add_slide` (at 0..count, default the end; new id), `move_slide` (to index 0..count-1),
  *   `delete_slide`, `set_layout`, `edit_title`, `set_notes`, `set_deck_title`;
- * - bullets: `set_bullets` replaces the list, `add_bullet` / `edit_bullet` / `delete_bullet` touch one;
+ * - bullets: `set_bullets` replaces the list, `add_bullet` / `edit_bullet` / `delete_bullet` touch one
+ *   (give `was`, the bullet's text as you read it, so the op is refused if another bullet is there by then);
  * - `restyle` sets a run style on the title or on a character range of a bullet;
  * - elements: `add_element` (new id on that slide), `replace_element` (same id), `delete_element`.
  */
@@ -40,8 +42,8 @@ export type PresentationOp =
   | { type: 'set_layout'; slideId: string; layout: SlideLayout }
   | { type: 'set_bullets'; slideId: string; bullets: Bullet[] }
   | { type: 'add_bullet'; slideId: string; at?: number; bullet: Bullet }
-  | { type: 'edit_bullet'; slideId: string; index: number; bullet: Bullet }
-  | { type: 'delete_bullet'; slideId: string; index: number }
+  | { type: 'edit_bullet'; slideId: string; index: number; bullet: Bullet; was?: string }
+  | { type: 'delete_bullet'; slideId: string; index: number; was?: string }
   | { type: 'restyle'; slideId: string; target: RestyleTarget; style: RunStyle }
   | { type: 'add_element'; slideId: string; at?: number; element: SlideElement }
   | { type: 'replace_element'; slideId: string; element: SlideElement }
@@ -67,8 +69,8 @@ export const PRESENTATION_OP_SCHEMA = {
     opShape('set_layout', { slideId: SLIDE_ID_SCHEMA, layout: { enum: [...SLIDE_LAYOUTS] } }),
     opShape('set_bullets', { slideId: SLIDE_ID_SCHEMA, bullets: BULLETS_SCHEMA }),
     opShape('add_bullet', { slideId: SLIDE_ID_SCHEMA, at: INDEX, bullet: BULLET_SCHEMA }, ['slideId', 'bullet']),
-    opShape('edit_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, bullet: BULLET_SCHEMA }),
-    opShape('delete_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX }),
+    opShape('edit_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, bullet: BULLET_SCHEMA, was: WAS_SCHEMA }, ['slideId', 'index', 'bullet']),
+    opShape('delete_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, was: WAS_SCHEMA }, ['slideId', 'index']),
     opShape('restyle', { slideId: SLIDE_ID_SCHEMA, target: RESTYLE_TARGET_SCHEMA, style: RUN_STYLE_SCHEMA }),
     opShape('add_element', { slideId: SLIDE_ID_SCHEMA, at: INDEX, element: ELEMENT_SCHEMA }, ['slideId', 'element']),
     opShape('replace_element', { slideId: SLIDE_ID_SCHEMA, element: ELEMENT_SCHEMA }),
@@ -133,12 +135,12 @@ export function applyPresentationOp(deck: Presentation, op: PresentationOp): Pre
       });
     case 'edit_bullet':
       return updateSlide(deck, op.slideId, (slide) => {
-        checkBulletIndex(slide, op.index);
+        checkBulletIndex(slide, op.index, op.was);
         return withBullets(slide, slide.bullets.map((b, i) => (i === op.index ? op.bullet : b)));
       });
     case 'delete_bullet':
       return updateSlide(deck, op.slideId, (slide) => {
-        checkBulletIndex(slide, op.index);
+        checkBulletIndex(slide, op.index, op.was);
         return withBullets(slide, slide.bullets.filter((_, i) => i !== op.index));
       });
     case 'restyle':
@@ -206,10 +208,11 @@ function restyle(slide: Slide, target: RestyleTarget, style: RunStyle): Slide {
   return { ...slide, bullets: slide.bullets.map((b, i) => (i === target.bullet ? restyled : b)) };
 }
 
-function checkBulletIndex(slide: Slide, index: number): void {
+function checkBulletIndex(slide: Slide, index: number, was?: string): void {
   if (index >= slide.bullets.length) {
     throw rejectOp(`slide ${JSON.stringify(slide.id)} has ${slide.bullets.length} bullets (indexes 0..${slide.bullets.length - 1}); there is no bullet ${index}`, { slideId: slide.id, index });
   }
+  checkWas(`bullet ${index} of slide ${JSON.stringify(slide.id)}`, slide.bullets[index]!.text, was);
 }
 
 function elementIndex(slide: Slide, elementId: string): number {
