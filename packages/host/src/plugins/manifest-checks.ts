@@ -49,8 +49,8 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
   if (kind.validateOp !== undefined && typeof kind.validateOp !== 'function') {
     problems.push(`${where}: validateOp must be a function when given`);
   }
-  problems.push(...checkExports(kind, where));
-  problems.push(...checkImports(kind, where));
+  problems.push(...checkFormats(kind, 'export', where));
+  problems.push(...checkFormats(kind, 'import', where));
   problems.push(...checkExternal(kind, where));
   if (kind.app !== undefined && typeof kind.app?.file !== 'function') problems.push(`${where}: app.file must be a function when app is given`);
   problems.push(...checkSchema(ajv, kind.contentSchema, `${where}: contentSchema`));
@@ -60,29 +60,20 @@ export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
 
 const FORMAT_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-function checkExports(kind: ResourceKind, where: string): string[] {
-  if (kind.exports === undefined) return [];
-  if (typeof kind.exports !== 'object' || kind.exports === null) return [`${where}: exports must be an object of formats`];
+/** A kind's export or import formats: each has a format name, an extension and its function (an export also a media type). */
+function checkFormats(kind: ResourceKind, what: 'export' | 'import', where: string): string[] {
+  const formats: unknown = what === 'export' ? kind.exports : kind.imports;
+  if (formats === undefined) return [];
+  if (typeof formats !== 'object' || formats === null) return [`${where}: ${what}s must be an object of formats`];
   const problems: string[] = [];
-  for (const [name, format] of Object.entries(kind.exports)) {
-    const at = `${where}: export ${JSON.stringify(name)}`;
+  for (const [name, format] of Object.entries(formats as Record<string, Record<string, unknown> | undefined>)) {
+    const at = `${where}: ${what} ${JSON.stringify(name)}`;
     if (!FORMAT_NAME.test(name)) problems.push(`${at}: the format name must be lower-case letters, digits, - or _`);
-    if (typeof format?.mediaType !== 'string' || !format.mediaType.includes('/')) problems.push(`${at}: mediaType must be a media type like application/pdf`);
+    if (what === 'export' && (typeof format?.mediaType !== 'string' || !format.mediaType.includes('/'))) {
+      problems.push(`${at}: mediaType must be a media type like application/pdf`);
+    }
     if (typeof format?.extension !== 'string' || format.extension === '') problems.push(`${at}: extension must be a non-empty string`);
-    if (typeof format?.export !== 'function') problems.push(`${at}: export must be a function`);
-  }
-  return problems;
-}
-
-function checkImports(kind: ResourceKind, where: string): string[] {
-  if (kind.imports === undefined) return [];
-  if (typeof kind.imports !== 'object' || kind.imports === null) return [`${where}: imports must be an object of formats`];
-  const problems: string[] = [];
-  for (const [name, format] of Object.entries(kind.imports)) {
-    const at = `${where}: import ${JSON.stringify(name)}`;
-    if (!FORMAT_NAME.test(name)) problems.push(`${at}: the format name must be lower-case letters, digits, - or _`);
-    if (typeof format?.extension !== 'string' || format.extension === '') problems.push(`${at}: extension must be a non-empty string`);
-    if (typeof format?.import !== 'function') problems.push(`${at}: import must be a function`);
+    if (typeof format?.[what] !== 'function') problems.push(`${at}: ${what} must be a function`);
   }
   return problems;
 }

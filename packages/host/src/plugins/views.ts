@@ -1,4 +1,5 @@
 import type { Json } from '../store/records';
+import { opShape } from './op-shape';
 
 /**
  * How a kind shows a content to people in the web page: a list of plain blocks the page renders
@@ -31,18 +32,14 @@ export interface ViewContext {
 /** The JSON Schema every view block must match; URLs must be same-origin paths. */
 export const VIEW_BLOCK_SCHEMA = {
   oneOf: [
-    block('heading', { text: { type: 'string' }, level: { enum: [1, 2, 3] } }, ['text']),
-    block('paragraph', { text: { type: 'string' } }, ['text']),
-    block('list', { items: { type: 'array', items: { type: 'string' } }, ordered: { type: 'boolean' } }, ['items']),
-    block('code', { text: { type: 'string' } }, ['text']),
-    block('table', { rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } }, header: { type: 'array', items: { type: 'string' } } }, ['rows']),
-    block('image', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
-    block('frame', { url: { type: 'string', pattern: '^/(?!/)' }, title: { type: 'string' } }, ['url', 'title']),
-    block('model', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
-    block('editable', { label: { type: 'string' }, text: { type: 'string' }, op: { type: 'object' }, field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } }, ['label', 'text', 'op', 'field']),
+    opShape('heading', { text: { type: 'string' }, level: { enum: [1, 2, 3] } }, ['text']),
+    opShape('paragraph', { text: { type: 'string' } }, ['text']),
+    opShape('list', { items: { type: 'array', items: { type: 'string' } }, ordered: { type: 'boolean' } }, ['items']),
+    opShape('code', { text: { type: 'string' } }, ['text']),
+    opShape('table', { rows: { type: 'array', items: { type: 'array', items: { type: 'string' } } }, header: { type: 'array', items: { type: 'string' } } }, ['rows']),
+    opShape('image', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
+    opShape('frame', { url: { type: 'string', pattern: '^/(?!/)' }, title: { type: 'string' } }, ['url', 'title']),
+    opShape('model', { url: { type: 'string', pattern: '^/(?!/)' }, alt: { type: 'string' } }, ['url', 'alt']),
+    opShape('editable', { label: { type: 'string' }, text: { type: 'string' }, op: { type: 'object' }, field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } }, ['label', 'text', 'op', 'field']),
   ],
 } as const;
-
-function block(type: string, properties: Record<string, object>, required: string[]): object {
-  return { type: 'object', properties: { type: { const: type }, ...properties }, required: ['type', ...required], additionalProperties: false };
-}

@@ -33,30 +33,37 @@ export class ExternalSessions {
     return lock.run(fn);
   }
 
-  /** The resource's session, opened from its recorded head on first use. */
-  session(resource: ResourceRecord, kind: RegisteredKind): Promise<ExternalSession<Json, Json>> {
+  /**
+   * The resource's session, opened on first use from its recorded head, which `load` reads (only
+   * then: an open session is reused without reading the resource).
+   */
+  session(resourceId: string, kind: RegisteredKind, load: () => Promise<ResourceRecord>): Promise<ExternalSession<Json, Json>> {
     if (this.closed) return Promise.reject(new CoworkError('external_unavailable', 'the host is closing', { reason: 'closing' }));
-    const open = this.sessions.get(resource.id);
+    const open = this.sessions.get(resourceId);
     if (open) return open;
     const adapter = kind.kind.external;
     if (!adapter) throw new Error(`kind ${kind.kind.name} has no external adapter`);
-    const resourceDir = join(this.options.workspaceDir, 'resources', resource.id);
+    const resourceDir = join(this.options.workspaceDir, 'resources', resourceId);
     mkdirSync(resourceDir, { recursive: true });
-    this.leases.set(resource.id, takeExternalLease(resourceDir, resource.id));
-    const opening = callPluginAsync(kind.plugin, 'open external session', () =>
-      adapter.open(
-        { id: resource.id, revision: resource.revision, content: resource.content },
-        { workspaceDir: this.options.workspaceDir, resourceDir, jobs: this.options.jobs },
-      ),
-    ).catch((error: unknown) => {
-      // A failed open is not cached: the next use tries again.
-      this.sessions.delete(resource.id);
-      this.releaseLease(resource.id);
-      throw isCoworkError(error) && error.code === 'plugin_failed'
-        ? new CoworkError('external_unavailable', `could not reach the application of ${resource.id}: ${error.message}`, { reason: error.message, resourceId: resource.id })
-        : error;
-    });
-    this.sessions.set(resource.id, opening);
+    this.leases.set(resourceId, takeExternalLease(resourceDir, resourceId));
+    const opening = load()
+      .then((resource) =>
+        callPluginAsync(kind.plugin, 'open external session', () =>
+          adapter.open(
+            { id: resource.id, revision: resource.revision, content: resource.content },
+            { workspaceDir: this.options.workspaceDir, resourceDir, jobs: this.options.jobs },
+          ),
+        ),
+      )
+      .catch((error: unknown) => {
+        // A failed open is not cached: the next use tries again.
+        this.sessions.delete(resourceId);
+        this.releaseLease(resourceId);
+        throw isCoworkError(error) && error.code === 'plugin_failed'
+          ? new CoworkError('external_unavailable', `could not reach the application of ${resourceId}: ${error.message}`, { reason: error.message, resourceId })
+          : error;
+      });
+    this.sessions.set(resourceId, opening);
     return opening;
   }
 

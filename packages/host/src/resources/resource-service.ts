@@ -16,7 +16,7 @@ import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
 import { jsonEqual } from '../util/json';
 import { closeCandidate, keepCandidate, requireCandidate, requireOpenCandidate } from './candidates';
-import { commitChange, revisionEvents, type Change, type PerformOp } from './commit';
+import { commitChange, revisionEvents, type Change, type CommitOutcome, type PerformOp } from './commit';
 import { revisionConflict } from './conflict';
 import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
@@ -127,7 +127,7 @@ export class ResourceService implements ResourceApi {
    */
   private async checkOutcome(id: string, kind: RegisteredKind, baseRevision: number, ops: readonly Json[]): Promise<void> {
     if (!kind.kind.checkContent) return;
-    const head = await this.get(id);
+    const head = await this.deps.store.read((tx) => this.requireHead(tx, id));
     if (head.revision !== baseRevision) return;
     await checkContentDomain(kind, applyOps(kind, head.content, ops, this.deps.limits.maxContentBytes), 'invalid_op');
   }
@@ -152,16 +152,15 @@ export class ResourceService implements ResourceApi {
     key: string | undefined,
     perform?: PerformOp,
   ): Promise<CommitResult> {
-    const { recorded, events } = await this.deps.store.transaction(async (tx) => {
+    const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
       if (key) {
         const prior = await tx.idempotency.get(key);
-        if (prior !== undefined) return { recorded: prior as RecordedCommit, events: [] };
+        if (prior !== undefined) return { recorded: prior as RecordedCommit, outcome: undefined };
       }
       const resource = await this.requireHead(tx, id);
       const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator, perform);
       let recorded: RecordedCommit;
       if (outcome.ok) {
-        this.heads.set(outcome.head);
         recorded = { ok: true, revision: outcome.revisions[outcome.revisions.length - 1]!.revision };
       } else {
         const candidate = await keepCandidate(this.deps, tx, {
@@ -175,9 +174,9 @@ export class ResourceService implements ResourceApi {
         recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId: candidate.id };
       }
       if (key) await tx.idempotency.put(key, recorded, this.deps.now());
-      return { recorded, events: outcome.ok ? revisionEvents(kind.kind.name, outcome.revisions) : [] };
+      return { recorded, outcome };
     });
-    this.publish(events);
+    if (outcome?.ok) this.committed(kind, outcome);
     if (!recorded.ok) throw revisionConflict(id, recorded.baseRevision, recorded.currentRevision, recorded.candidateId);
     return { resourceId: id, revision: recorded.revision };
   }
@@ -209,12 +208,21 @@ export class ResourceService implements ResourceApi {
   }
 
   async contentAt(resourceId: string, revision: number): Promise<Json> {
+    const [content] = await this.contentsAt(resourceId, [revision]);
+    return content!;
+  }
+
+  /** A resource's contents at several revisions, from one read of the resource. */
+  private async contentsAt(resourceId: string, revisions: readonly number[]): Promise<Json[]> {
     const id = checkId(resourceId, 'resourceId');
-    const at = checkRevision(revision, 'revision');
+    const at = revisions.map((revision) => checkRevision(revision, 'revision'));
     const kind = await this.kindOf(id);
-    return this.deps.store.read(async (tx) =>
-      contentAt(tx, await this.requireResource(tx, id), kind, at, this.deps.limits.maxContentBytes),
-    );
+    return this.deps.store.read(async (tx) => {
+      const resource = await this.requireResource(tx, id);
+      const contents: Json[] = [];
+      for (const revision of at) contents.push(await contentAt(tx, resource, kind, revision, this.deps.limits.maxContentBytes));
+      return contents;
+    });
   }
 
   /** Revisions after `since`, optionally leaving out one operator's own: "what did others change?" */
@@ -229,8 +237,8 @@ export class ResourceService implements ResourceApi {
   }
 
   async diff(resourceId: string, fromRevision: number, toRevision: number): Promise<string> {
-    const kind = await this.kindOf(checkId(resourceId, 'resourceId'));
-    const [before, after] = await Promise.all([this.contentAt(resourceId, fromRevision), this.contentAt(resourceId, toRevision)]);
+    const [before, after] = (await this.contentsAt(resourceId, [fromRevision, toRevision])) as [Json, Json];
+    const kind = await this.kindOf(resourceId);
     return callPlugin(kind.plugin, 'diff', () => kind.kind.diff(before, after));
   }
 
@@ -379,12 +387,11 @@ export class ResourceService implements ResourceApi {
       const resource = await this.requireHead(tx, resourceId);
       const change = await makeChange(tx, resource);
       const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator, perform);
-      if (result.ok) this.heads.set(result.head);
       if (result.ok) await afterCommit?.(tx, result.revisions[result.revisions.length - 1]?.revision ?? resource.revision);
       return result;
     });
     if (!outcome.ok) throw revisionConflict(resourceId, baseRevision, outcome.currentRevision, candidateId);
-    this.publish(revisionEvents(kind.kind.name, outcome.revisions));
+    this.committed(kind, outcome);
     const last = outcome.revisions[outcome.revisions.length - 1];
     return { resourceId, revision: last ? last.revision : baseRevision };
   }
@@ -397,7 +404,7 @@ export class ResourceService implements ResourceApi {
     const external = this.deps.external;
     if (!external) throw new CoworkError('external_unavailable', `this host does not run outside applications, which ${kind.kind.name} needs`, { reason: 'no_sessions' });
     return external.locked(id, async () => {
-      const session = await external.session(await this.get(id), kind);
+      const session = await external.session(id, kind, () => this.get(id));
       const observed = await callPluginAsync(kind.plugin, 'observe', () => session.observe());
       await this.recordObservation(id, kind, observed);
       return fn(async (op, revision) => (await callPluginAsync(kind.plugin, 'apply', () => session.apply(op, { revision }))).content);
@@ -407,19 +414,25 @@ export class ResourceService implements ResourceApi {
   /** Records an observed content that differs from the head as an `external` revision. */
   private async recordObservation(id: string, kind: RegisteredKind, observed: ExternalObservation<Json>): Promise<void> {
     const operator: Operator = `app:${kind.plugin}`;
-    const events = await this.deps.store.transaction(async (tx) => {
+    const outcome = await this.deps.store.transaction(async (tx) => {
       const head = await this.requireHead(tx, id);
-      if (jsonEqual(head.content, observed.content)) return [];
+      if (jsonEqual(head.content, observed.content)) return undefined;
       const from = observed.restoredFrom;
       const uncertainRevisions = from === undefined ? [] : Array.from({ length: Math.max(0, head.revision - from) }, (_, i) => from + 1 + i);
       const note = observed.note ?? 'changed in the application, not through the host';
       const change: Change = { action: 'external', content: observed.content, note, uncertainRevisions };
-      const outcome = await commitChange(this.deps, tx, head, kind, change, head.revision, operator);
-      if (!outcome.ok) return [];
-      this.heads.set(outcome.head);
-      return revisionEvents(kind.kind.name, outcome.revisions);
+      return commitChange(this.deps, tx, head, kind, change, head.revision, operator);
     });
-    this.publish(events);
+    if (outcome?.ok) this.committed(kind, outcome);
+  }
+
+  /**
+   * After a commit's transaction is durable (never inside it: a rolled-back head must not be
+   * cached): keeps its head for the next commit and publishes one event per revision.
+   */
+  private committed(kind: RegisteredKind, outcome: CommitOutcome & { ok: true }): void {
+    this.heads.set(outcome.head);
+    this.publish(revisionEvents(kind.kind.name, outcome.revisions));
   }
 
   /** The current head, from the cache when its revision is still current. */

@@ -102,7 +102,6 @@ export interface CandidateRepo {
 export interface DraftRepo {
   insert(record: DraftRecord): Promise<void>;
   get(id: string): Promise<DraftRecord | undefined>;
-  listByOwner(owner: Operator, resourceId?: string): Promise<DraftRecord[]>;
   update(id: string, patch: Pick<DraftRecord, 'content' | 'ops' | 'status' | 'updatedAt'>): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { CandidateRecord, CandidateSource, CandidateStatus, Operator } from '../../records';
 import type { CandidateRepo } from '../../store';
 import { parseStored } from '../../../util/json';
+import { selectWhere } from './query';
 
 interface CandidateRow {
   id: string;
@@ -59,10 +60,8 @@ export class SqliteCandidateRepo implements CandidateRepo {
   }
 
   async list(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]> {
-    const rows = status
-      ? this.db.prepare('SELECT * FROM candidates WHERE resource_id = ? AND status = ? ORDER BY rowid').all(resourceId, status)
-      : this.db.prepare('SELECT * FROM candidates WHERE resource_id = ? ORDER BY rowid').all(resourceId);
-    return (rows as CandidateRow[]).map(toRecord);
+    const filters = [['resource_id = ?', resourceId], ['status = ?', status || undefined]] as const;
+    return selectWhere<CandidateRow>(this.db, 'SELECT * FROM candidates', filters, 'ORDER BY rowid').map(toRecord);
   }
 
   async resolve(

@@ -15,6 +15,7 @@ interface CompactionRow {
 export class SqliteCompactionRepo implements CompactionRepo {
   private readonly insertStmt: Statement;
   private readonly listStmt: Statement<[string, string], CompactionRow>;
+  private readonly latestStmt: Statement<[string, string], CompactionRow>;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare(
@@ -23,6 +24,7 @@ export class SqliteCompactionRepo implements CompactionRepo {
        RETURNING seq`,
     );
     this.listStmt = db.prepare('SELECT * FROM compactions WHERE task_id = ? AND agent_id = ? ORDER BY seq');
+    this.latestStmt = db.prepare('SELECT * FROM compactions WHERE task_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1');
   }
 
   async insert(r: Omit<CompactionRecord, 'seq'>): Promise<number> {
@@ -40,19 +42,23 @@ export class SqliteCompactionRepo implements CompactionRepo {
   }
 
   async latest(taskId: string, agentId: string): Promise<CompactionRecord | undefined> {
-    const all = await this.list(taskId, agentId);
-    return all[all.length - 1];
+    const row = this.latestStmt.get(taskId, agentId);
+    return row && toRecord(row);
   }
 
   async list(taskId: string, agentId: string): Promise<CompactionRecord[]> {
-    return this.listStmt.all(taskId, agentId).map((row) => ({
-      taskId: row.task_id,
-      agentId: row.agent_id,
-      seq: row.seq,
-      summarisedToSeq: row.summarised_to_seq,
-      summary: row.summary,
-      dropped: parseStored(row.dropped),
-      createdAt: row.created_at,
-    }));
+    return this.listStmt.all(taskId, agentId).map(toRecord);
   }
+}
+
+function toRecord(row: CompactionRow): CompactionRecord {
+  return {
+    taskId: row.task_id,
+    agentId: row.agent_id,
+    seq: row.seq,
+    summarisedToSeq: row.summarised_to_seq,
+    summary: row.summary,
+    dropped: parseStored(row.dropped),
+    createdAt: row.created_at,
+  };
 }

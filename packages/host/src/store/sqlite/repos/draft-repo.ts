@@ -20,7 +20,7 @@ export class SqliteDraftRepo implements DraftRepo {
   private readonly getStmt: Statement<[string], DraftRow>;
   private readonly updateStmt: Statement;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO drafts (id, resource_id, owner, base_revision, content, ops, status, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -46,13 +46,6 @@ export class SqliteDraftRepo implements DraftRepo {
   async get(id: string): Promise<DraftRecord | undefined> {
     const row = this.getStmt.get(id);
     return row && toRecord(row);
-  }
-
-  async listByOwner(owner: Operator, resourceId?: string): Promise<DraftRecord[]> {
-    const rows = resourceId
-      ? this.db.prepare('SELECT * FROM drafts WHERE owner = ? AND resource_id = ? ORDER BY rowid').all(owner, resourceId)
-      : this.db.prepare('SELECT * FROM drafts WHERE owner = ? ORDER BY rowid').all(owner);
-    return (rows as DraftRow[]).map(toRecord);
   }
 
   async update(id: string, p: Pick<DraftRecord, 'content' | 'ops' | 'status' | 'updatedAt'>): Promise<void> {

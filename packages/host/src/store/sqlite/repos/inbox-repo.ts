@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { InboxKind, InboxRecord, InboxRepo } from '../../agent-records';
 import { parseStored } from '../../../util/json';
+import { prepared } from './query';
 
 interface InboxRow {
   seq: number;
@@ -54,8 +55,8 @@ export class SqliteInboxRepo implements InboxRepo {
 
   async pending(taskId: string, recipient?: string): Promise<InboxRecord[]> {
     const rows = recipient
-      ? this.db.prepare('SELECT * FROM inbox WHERE task_id = ? AND recipient = ? AND consumed_at IS NULL ORDER BY seq').all(taskId, recipient)
-      : this.db.prepare('SELECT * FROM inbox WHERE task_id = ? AND consumed_at IS NULL ORDER BY seq').all(taskId);
+      ? prepared(this.db, 'SELECT * FROM inbox WHERE task_id = ? AND recipient = ? AND consumed_at IS NULL ORDER BY seq').all(taskId, recipient)
+      : prepared(this.db, 'SELECT * FROM inbox WHERE task_id = ? AND consumed_at IS NULL ORDER BY seq').all(taskId);
     return (rows as InboxRow[]).map(toRecord);
   }
 

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { JobEnd, JobProcessIdentity, JobRecord, JobRepo, JobStatus } from '../../job-records';
 import type { Operator } from '../../records';
 import { parseStored } from '../../../util/json';
+import { selectWhere } from './query';
 
 interface JobRow {
   id: string;
@@ -85,18 +86,8 @@ export class SqliteJobRepo implements JobRepo {
   }
 
   async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (options.status !== undefined) {
-      where.push('status = ?');
-      params.push(options.status);
-    }
-    if (options.taskId !== undefined) {
-      where.push('task_id = ?');
-      params.push(options.taskId);
-    }
-    const sql = `SELECT * FROM jobs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rowid LIMIT ?`;
-    return (this.db.prepare(sql).all(...params, options.limit ?? -1) as JobRow[]).map(toRecord);
+    const filters = [['status = ?', options.status], ['task_id = ?', options.taskId]] as const;
+    return selectWhere<JobRow>(this.db, 'SELECT * FROM jobs', filters, 'ORDER BY rowid LIMIT ?', [options.limit ?? -1]).map(toRecord);
   }
 
   async setProcess(id: string, p: JobProcessIdentity): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { MonitorChange, MonitorKind, MonitorRecord, MonitorRepo, MonitorStatus, MonitorTarget } from '../../monitor-records';
 import type { Operator } from '../../records';
 import { parseStored } from '../../../util/json';
+import { selectWhere } from './query';
 
 interface MonitorRow {
   id: string;
@@ -71,18 +72,8 @@ export class SqliteMonitorRepo implements MonitorRepo {
   }
 
   async list(options: { taskId?: string; status?: MonitorStatus; limit?: number } = {}): Promise<MonitorRecord[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (options.taskId !== undefined) {
-      where.push('task_id = ?');
-      params.push(options.taskId);
-    }
-    if (options.status !== undefined) {
-      where.push('status = ?');
-      params.push(options.status);
-    }
-    const sql = `SELECT * FROM monitors ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rowid LIMIT ?`;
-    return (this.db.prepare(sql).all(...params, options.limit ?? -1) as MonitorRow[]).map(toRecord);
+    const filters = [['task_id = ?', options.taskId], ['status = ?', options.status]] as const;
+    return selectWhere<MonitorRow>(this.db, 'SELECT * FROM monitors', filters, 'ORDER BY rowid LIMIT ?', [options.limit ?? -1]).map(toRecord);
   }
 
   async recordChange(id: string, c: MonitorChange): Promise<boolean> {

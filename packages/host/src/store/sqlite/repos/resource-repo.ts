@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Json, ResourceRecord } from '../../records';
 import type { ResourceRepo } from '../../store';
 import { parseStored } from '../../../util/json';
+import { selectWhere } from './query';
 
 interface ResourceRow {
   id: string;
@@ -43,11 +44,8 @@ export class SqliteResourceRepo implements ResourceRepo {
   }
 
   async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
-    const limit = options.limit ?? -1;
-    const rows = options.kind
-      ? (this.db.prepare('SELECT * FROM resources WHERE kind = ? ORDER BY created_at, id LIMIT ?').all(options.kind, limit) as ResourceRow[])
-      : (this.db.prepare('SELECT * FROM resources ORDER BY created_at, id LIMIT ?').all(limit) as ResourceRow[]);
-    return rows.map(toRecord);
+    const filters = [['kind = ?', options.kind || undefined]] as const;
+    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map(toRecord);
   }
 
   async advanceHead(

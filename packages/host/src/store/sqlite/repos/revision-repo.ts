@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Json, Operator, RevisionAction, RevisionRecord } from '../../records';
 import type { RevisionQuery, RevisionRepo } from '../../store';
 import { parseStored } from '../../../util/json';
+import { selectWhere } from './query';
 
 interface RevisionRow {
   resource_id: string;
@@ -40,27 +41,14 @@ export class SqliteRevisionRepo implements RevisionRepo {
   }
 
   async list(resourceId: string, query: RevisionQuery = {}): Promise<RevisionRecord[]> {
-    const clauses = ['resource_id = ?'];
-    const params: (string | number)[] = [resourceId];
-    if (query.after !== undefined) {
-      clauses.push('revision > ?');
-      params.push(query.after);
-    }
-    if (query.upTo !== undefined) {
-      clauses.push('revision <= ?');
-      params.push(query.upTo);
-    }
-    if (query.excludeOperator !== undefined) {
-      clauses.push('operator <> ?');
-      params.push(query.excludeOperator);
-    }
-    params.push(query.limit ?? -1);
-    const rows = this.db
-      .prepare(
-        `SELECT resource_id, revision, action, op, operator, created_at FROM revisions
-         WHERE ${clauses.join(' AND ')} ORDER BY revision LIMIT ?`,
-      )
-      .all(...params) as RevisionRow[];
+    const filters = [
+      ['resource_id = ?', resourceId],
+      ['revision > ?', query.after],
+      ['revision <= ?', query.upTo],
+      ['operator <> ?', query.excludeOperator],
+    ] as const;
+    const select = 'SELECT resource_id, revision, action, op, operator, created_at FROM revisions';
+    const rows = selectWhere<RevisionRow>(this.db, select, filters, 'ORDER BY revision LIMIT ?', [query.limit ?? -1]);
     return rows.map((row) => ({
       resourceId: row.resource_id,
       revision: row.revision,
