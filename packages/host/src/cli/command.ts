@@ -54,10 +54,9 @@ export interface CliContext {
   readonly out: Output;
   readonly workspaceDir: string;
   readonly pluginModules: readonly string[];
-  /** Opens the host, runs `fn`, and always closes the host, whatever `fn` does. */
   /**
-   * Opens the workspace's host for `fn` and closes it after. Stored monitors are polled only when
-   * `pollMonitors` is set (long-lived commands: `run`, `serve`).
+   * Opens the workspace's host for `fn` and always closes it after, whatever `fn` does. Stored
+   * monitors are polled only when `pollMonitors` is set (long-lived commands: `run`, `serve`).
    */
   withHost<T>(fn: (host: Host) => Promise<T>, options?: { reportPluginProblems?: boolean; pollMonitors?: boolean }): Promise<T>;
 }

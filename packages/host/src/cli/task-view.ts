@@ -1,4 +1,5 @@
-import type { GateBlocker } from '../agents/completion-gate';
+import { gateBlockers, type GateBlocker } from '../agents/completion-gate';
+import { hostGateContributors } from '../agents/gate-contributors';
 import type { AssignmentState, Lifecycle } from '../coordinator/state';
 import { CoworkError } from '../errors';
 import type { Host } from '../host';
@@ -56,19 +57,22 @@ export interface TokenTotals {
   readonly outputTokens: number;
 }
 
-/** Reads a task's view; `not_found` when there is no such task. `gate` is the runtime's completion gate. */
-export async function readTaskView(host: Host, taskId: string, gate: (taskId: string) => Promise<GateBlocker[]>): Promise<TaskView> {
+/**
+ * Reads a task's view; `not_found` when there is no such task. The completion gate is the
+ * runtime's, computed from the same records, so reading needs no runtime and no model.
+ */
+export async function readTaskView(host: Host, taskId: string): Promise<TaskView> {
   await host.coordinator.refresh();
   const state = host.coordinator.current;
-  const task = Object.hasOwn(state.tasks, taskId) ? state.tasks[taskId] : undefined;
+  const task = state.tasks[taskId];
   if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}; \`cowork tasks\` lists them`, { taskId });
-  const blockers = await gate(taskId);
   const assignments = await Promise.all(task.assignmentIds.map((id) => readAssignment(host, state.assignments[id]!)));
   const { pending, turns, tokens } = await host.store.read(async (tx) => ({
     pending: await tx.inbox.pending(taskId),
     turns: (await tx.conversation.last(taskId, 'main'))?.turn ?? 0,
     tokens: await tx.modelCalls.totals(taskId),
   }));
+  const blockers = await gateBlockers(taskId, state, pending.filter((m) => m.recipient === 'main'), hostGateContributors(host));
   return {
     taskId,
     status: task.status,

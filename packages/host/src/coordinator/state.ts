@@ -47,6 +47,14 @@ export interface CoordinatorState {
   messageIds: Record<string, true>;
 }
 
+/**
+ * The maps have no prototype: ids come from outside (a URL, a tool call), and `tasks['constructor']`
+ * must be absent, not Object's constructor.
+ */
 export function emptyState(): CoordinatorState {
-  return { lastSeq: 0, tasks: {}, assignments: {}, messageIds: {} };
+  return { lastSeq: 0, tasks: idMap(), assignments: idMap(), messageIds: idMap() };
+}
+
+function idMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }

@@ -88,6 +88,11 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
   const app = Fastify({ logger: false, bodyLimit, routerOptions: { maxParamLength: 256 }, forceCloseConnections: true });
+  const close = async (): Promise<void> => {
+    live.close();
+    await tasks.close();
+    await app.close();
+  };
   try {
     installErrorHandling(app, onError);
     // Only JSON bodies: a text/plain POST is what a cross-site form can send without a preflight.
@@ -113,13 +118,10 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
-    const document = () => openApiDocument(routes, ctx.version);
-    app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => document());
+    app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => openApiDocument(routes, ctx.version));
     await app.ready();
   } catch (error) {
-    live.close();
-    await tasks.close();
-    await app.close();
+    await close();
     throw error;
   }
 
@@ -135,10 +137,6 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
       const shown = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
       return { url: `http://${shown}:${port}`, port };
     },
-    async close() {
-      live.close();
-      await tasks.close();
-      await app.close();
-    },
+    close,
   };
 }

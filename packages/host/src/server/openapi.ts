@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { SESSION_COOKIE } from './guard';
 import { CLIENT_MESSAGES } from './ws/messages';
 import { ErrorBody } from './schemas';
 import './fastify-types';
@@ -52,7 +53,7 @@ export function openApiDocument(routes: readonly DocumentedRoute[], version: str
       schemas: { Error: plain(ErrorBody) },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        session: { type: 'apiKey', in: 'cookie', name: 'cowork_session' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
       },
     },
     security: [{ bearer: [] }, { session: [] }],

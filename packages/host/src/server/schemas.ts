@@ -12,6 +12,8 @@ export const OperatorSchema = Type.String({
   description: 'Who acts: "human:<name>" or "agent:<id>".',
 });
 export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 200, description: 'A repeated request with the same key returns the first result.' });
+/** An export or import format's name (`pptx`, `step`). */
+export const Format = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' });
 /** Any JSON value (content, ops); the resource kind's own schema checks it. */
 export const AnyJson = Type.Unknown();
 const Limit = Type.Integer({ minimum: 1, maximum: 1000 });

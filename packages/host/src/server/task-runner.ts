@@ -4,6 +4,7 @@ import { CoworkError } from '../errors';
 import type { Host } from '../host';
 import type { ModelProvider } from '../models/types';
 import type { TaskEvents } from './task-events';
+import { currentTask } from './task-views';
 
 export interface TaskRunnerOptions {
   /** The model; without one, tasks can be read but not started or messaged. */
@@ -38,9 +39,7 @@ export class TaskRunner {
         if (job.taskId) events.publish({ type: 'job', taskId: job.taskId, jobId: job.id, name: job.name, status: job.status, exitCode: job.exitCode });
       }),
     );
-    if (!options.provider) return;
-    this.runtime = new AgentRuntime({ ...options.runtime, host, provider: options.provider, onEvent: (event) => events.publish(event) });
-    this.unfollow.push(this.runtime.inbox.subscribe((m) => events.publish({ type: 'inbox_posted', ...m })));
+    if (options.provider) this.runtime = this.newRuntime(options.provider);
   }
 
   /** Records the task and starts running it; resolves with its id once the request is durable. */
@@ -54,9 +53,8 @@ export class TaskRunner {
   /** Queues a person's message for Main (delivered at its next turn boundary) and runs a waiting task. */
   async post(taskId: string, text: string, messageId?: string): Promise<string> {
     const runtime = this.requireRuntime();
-    await this.host.coordinator.refresh();
-    const task = this.host.coordinator.current.tasks[taskId];
-    if (task && TERMINAL.has(task.status)) {
+    const task = await currentTask(this.host, taskId);
+    if (TERMINAL.has(task.status)) {
       throw new CoworkError('invalid_transition', `task ${taskId} is ${task.status}; start a new task instead`, { taskId, status: task.status });
     }
     const posted = await runtime.postUserMessage(taskId, text, messageId);
@@ -87,10 +85,16 @@ export class TaskRunner {
    */
   runtimeFor(provider: ModelProvider): { runtime: AgentRuntime; run: (taskId: string) => void } {
     if (this.closed) throw new CoworkError('invalid_transition', 'the server is closing', {});
-    const runtime = new AgentRuntime({ ...this.options.runtime, host: this.host, provider, onEvent: (event) => this.events.publish(event) });
+    const runtime = this.newRuntime(provider);
     this.extra.add(runtime);
-    this.unfollow.push(runtime.inbox.subscribe((m) => this.events.publish({ type: 'inbox_posted', ...m })));
     return { runtime, run: (taskId) => this.kick(runtime, taskId) };
+  }
+
+  /** A runtime over `provider` whose events and Inbox posts reach live clients. */
+  private newRuntime(provider: ModelProvider): AgentRuntime {
+    const runtime = new AgentRuntime({ ...this.options.runtime, host: this.host, provider, onEvent: (event) => this.events.publish(event) });
+    this.unfollow.push(runtime.inbox.subscribe((m) => this.events.publish({ type: 'inbox_posted', ...m })));
+    return runtime;
   }
 
   private kick(runtime: AgentRuntime, taskId: string): void {

@@ -31,13 +31,12 @@ export interface TaskView {
 
 export async function listTasks(host: Host): Promise<TaskState[]> {
   await host.coordinator.refresh();
-  return Object.values(host.coordinator.current.tasks).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return Object.values(host.coordinator.current.tasks).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 export async function taskView(host: Host, runner: TaskRunner, taskId: string): Promise<TaskView> {
-  await host.coordinator.refresh();
+  const task = await currentTask(host, taskId);
   const state = host.coordinator.current;
-  const task = requireTask(host, taskId);
   const inbox = await host.store.read((tx) => tx.inbox.pending(taskId));
   const [jobs, monitors] = await Promise.all([host.jobs.list({ taskId }), host.monitors.list({ taskId })]);
   // Without a runtime (no model), the same gate the runtime would apply, from the same records.
@@ -57,12 +56,13 @@ export async function taskView(host: Host, runner: TaskRunner, taskId: string): 
 
 /** One agent's conversation log (Main's by default), oldest first, after `afterSeq`. */
 export async function taskLog(host: Host, taskId: string, agentId: string, afterSeq?: number): Promise<ConversationRecord[]> {
-  await host.coordinator.refresh();
-  requireTask(host, taskId);
+  await currentTask(host, taskId);
   return host.store.read((tx) => tx.conversation.list(taskId, agentId, afterSeq));
 }
 
-function requireTask(host: Host, taskId: string): TaskState {
+/** A task as the log has it now (other processes' records included); `not_found` when there is none. */
+export async function currentTask(host: Host, taskId: string): Promise<TaskState> {
+  await host.coordinator.refresh();
   const task = host.coordinator.current.tasks[taskId];
   if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}`, { taskId });
   return task;

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { main } from '../../src/cli/main';
 
 /** What one in-process `cowork` run printed and returned. */
@@ -42,11 +40,7 @@ export interface ErrorJson {
   readonly error: { readonly code: string; readonly message: string; readonly hint: string } & Record<string, unknown>;
 }
 
-/** A temp directory that removes itself when `cleanup` is called (in afterAll). */
-export function tempDir(prefix = 'cowork-cli-'): { path: string; cleanup: () => void } {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
-}
+export { tempDir } from '../support/temp-host';
 
 export interface WorkspaceCli {
   /** Runs `cowork ...args --workspace <workspace>`. */

@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import { AgentRuntime } from '../../src/agents/runtime';
 import type { RunReport } from '../../src/cli/commands/run';
 import type { TaskRow } from '../../src/cli/commands/tasks';
-import { READ_ONLY_NO_MODEL_PROVIDER } from '../../src/cli/commands/tasks';
 import type { TaskView } from '../../src/cli/task-view';
 import { Host } from '../../src/host';
+import type { ModelProvider } from '../../src/models';
 import { reply, startScriptedModelServer, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
 import { caller, texts } from '../agents/runtime-harness';
 import { jsonOf, tempDir, workspaceCli, type ErrorJson } from './cli-harness';
+
+/** Only records a task: starting one calls no model. */
+const NO_MODEL: ModelProvider = { name: 'none', maxContextTokens: 0, complete: () => Promise.reject(new Error('no model in this test')) };
 
 const dir = tempDir('cowork-tasks-');
 const workspace = join(dir.path, 'ws');
@@ -57,7 +60,7 @@ describe('cowork tasks and cowork task', () => {
   it('shows a queued task: its request waits in the Inbox and holds the gate', async () => {
     const host = await Host.open({ workspaceDir: workspace });
     try {
-      queued = await new AgentRuntime({ host, provider: READ_ONLY_NO_MODEL_PROVIDER }).startTask('write the intro\nand keep it short');
+      queued = await new AgentRuntime({ host, provider: NO_MODEL }).startTask('write the intro\nand keep it short');
     } finally {
       await host.close();
     }

@@ -36,6 +36,16 @@ describe('coordinator fold', () => {
     expect(state.assignments.a1).toMatchObject({ status: 'done', updates: 1, lastUpdate: 'half done', result: { slides: 1 } });
   });
 
+  it("treats ids that name Object's own properties as ordinary ids", () => {
+    expect(emptyState().tasks['constructor']).toBeUndefined();
+    const state = foldEvents([
+      event('task.created', { taskId: 'constructor', request: 'an id from outside' }, 1),
+      event('assignment.requested', { assignmentId: 'toString', taskId: 'constructor', agentId: 'sub1', mode: 'sync', assignment: 'x' }, 2),
+    ]);
+    expect(state.tasks['constructor']).toMatchObject({ id: 'constructor', assignmentIds: ['toString'] });
+    expect(state.tasks['hasOwnProperty']).toBeUndefined();
+  });
+
   it('cancels the open assignments of a task that is cancelled or fails', () => {
     const state = foldEvents([
       event('task.created', { taskId: 't1', request: 'r' }),

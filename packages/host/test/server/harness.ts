@@ -17,6 +17,8 @@ export interface TestServer {
   request(options: Omit<InjectOptions, 'headers'> & { headers?: Record<string, string | undefined> }): Promise<LightMyRequestResponse>;
   /** Listens (configure `port: 0`) and resolves with the WebSocket URL; later requests carry the bound Host. */
   listen(): Promise<string>;
+  /** Listens like `listen`, and resolves with the page's URL (`http://127.0.0.1:PORT`). */
+  listenHttp(): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -26,6 +28,11 @@ export async function startTestServer(options: Partial<ServerOptions> = {}, host
   const errors: unknown[] = [];
   const server = await createServer({ host, token: TOKEN, onError: (e) => errors.push(e), live: { heartbeatMs: 0, ...options.live }, ...options });
   let hostHeader = HOST_HEADER;
+  const listenHttp = async (): Promise<string> => {
+    const { url } = await server.listen();
+    hostHeader = new URL(url).host;
+    return url;
+  };
   return {
     host,
     server,
@@ -39,10 +46,9 @@ export async function startTestServer(options: Partial<ServerOptions> = {}, host
       // previous one (a dev dependency) and injects through the same handler, `app.routing`.
       return inject(server.app.routing, { ...request, headers });
     },
+    listenHttp,
     async listen() {
-      const { url } = await server.listen();
-      hostHeader = new URL(url).host;
-      return `${url.replace('http', 'ws')}/ws`;
+      return `${(await listenHttp()).replace('http', 'ws')}/ws`;
     },
     async dispose() {
       await server.close();

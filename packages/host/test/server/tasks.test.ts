@@ -104,6 +104,18 @@ describe('with a model', () => {
     const unknown = await t.request({ method: 'POST', url: '/api/tasks/task_nope/messages', payload: { text: 'hi' } });
     expect([unknown.statusCode, errorCode(unknown)]).toEqual([404, 'not_found']);
   });
+
+  it("404 for a task id that names a property of every object (the tasks map's prototype is no task)", async () => {
+    for (const request of [
+      { method: 'GET' as const, url: '/api/tasks/constructor' },
+      { method: 'GET' as const, url: '/api/tasks/constructor/log' },
+      { method: 'POST' as const, url: '/api/tasks/toString/messages', payload: { text: 'hi' } },
+    ]) {
+      const response = await t.request(request);
+      expect([request.url, response.statusCode, errorCode(response)]).toEqual([request.url, 404, 'not_found']);
+    }
+    expect(t.errors).toEqual([]);
+  });
 });
 
 describe('without a model', () => {

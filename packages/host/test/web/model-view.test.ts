@@ -175,7 +175,7 @@ describe('in Chromium', () => {
 
   it('loads three.js only for a model, then shows the GLB with its mesh and triangle counts, or the export failure', async () => {
     t = await startTestServer({ port: 0 }, { plugins: [partPlugin] });
-    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const baseUrl = await t.listenHttp();
     const part = await t.host.resources.create({ kind: 'demo.part', content: { name: 'bracket' }, operator: 'human:ann' });
     const broken = await t.host.resources.create({ kind: 'demo.part', content: { name: 'gear', broken: true }, operator: 'human:ann' });
     const { page, urls, problems } = await openSignedIn(browser.context, baseUrl);

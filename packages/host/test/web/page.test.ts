@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 beforeEach(async () => {
   t = await startTestServer({ port: 0 });
-  baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+  baseUrl = await t.listenHttp();
 });
 afterEach(() => t.dispose());
 

@@ -32,7 +32,7 @@ beforeEach(async () => {
   model = await startScriptedModelServer(script);
   const provider = new OpenAiCompatibleProvider({ baseUrl: model.baseUrl, model: 'scripted', maxRetries: 0 });
   t = await startTestServer({ port: 0, provider, runtime: { maxOutputTokens: 500 } });
-  baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+  baseUrl = await t.listenHttp();
 });
 afterEach(async () => {
   await t.dispose();

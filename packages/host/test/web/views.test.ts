@@ -129,7 +129,7 @@ describe('in Chromium', () => {
 
   it('renders a kind view as text, with its exported picture', async () => {
     t = await startTestServer({ port: 0 }, { plugins: [cardPlugin] });
-    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const baseUrl = await t.listenHttp();
     const card = await t.host.resources.create({
       kind: 'demo.card',
       content: { title: 'Launch <script>window.pwned = 1</script>', points: ['book the room', '<b>not bold</b>'] },
@@ -163,7 +163,7 @@ describe('in Chromium', () => {
 
   it('frames a live app that loads its own files in the sandbox and cannot call the API as the person', async () => {
     t = await startTestServer({ port: 0 }, { plugins: [appPlugin] });
-    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const baseUrl = await t.listenHttp();
     const app = await t.host.resources.create({ kind: 'demo.app', operator: 'human:ann' });
     const { page, problems } = await openSignedIn(browser.context, baseUrl);
     await page.click(`button[data-resource-id="${app.id}"]`);
@@ -182,7 +182,7 @@ describe('in Chromium', () => {
 
   it("edits a kind's texts in the page, merges an agent's change to another text, and never overwrites one to the same text unseen", async () => {
     t = await startTestServer({ port: 0 }, { plugins: [filesPlugin] });
-    const baseUrl = (await t.listen()).replace(/^ws/, 'http').replace(/\/ws$/, '');
+    const baseUrl = await t.listenHttp();
     const { id } = await t.host.resources.create({ kind: 'demo.files', content: { files: { 'a.html': '<p>a</p>', 'b.css': 'p {}' } }, operator: 'human:ann' });
     const files = async () => ((await t.host.resources.get(id)).content as Files).files;
     const agentPut = async (path: string, text: string) => {

@@ -113,7 +113,7 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
     await runtime.close();
   }
   if (outcome.status === 'aborted') progress(`interrupted: task ${taskId} stopped; continue it with \`${resumeCommand(taskId, input)}\``);
-  const view = await readTaskView(host, taskId, (id) => runtime.gate(id));
+  const view = await readTaskView(host, taskId);
   return {
     taskId,
     outcome,
@@ -129,8 +129,7 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
 async function openTask(host: Host, runtime: AgentRuntime, input: RunInput): Promise<string> {
   if (input.kind === 'new') return runtime.startTask(input.request, input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens });
   const taskId = input.taskId;
-  const tasks = host.coordinator.current.tasks;
-  const task = Object.hasOwn(tasks, taskId) ? tasks[taskId] : undefined;
+  const task = host.coordinator.current.tasks[taskId];
   if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}; \`cowork tasks\` lists them`, { taskId });
   if (TERMINAL.has(task.status)) {
     throw new CoworkError('invalid_transition', `task ${taskId} is already ${task.status}; there is nothing to resume`, { taskId, status: task.status });

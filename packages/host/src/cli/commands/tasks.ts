@@ -1,7 +1,5 @@
-import { AgentRuntime } from '../../agents/runtime';
 import type { Lifecycle } from '../../coordinator/state';
-import { CoworkError } from '../../errors';
-import type { ModelProvider } from '../../models';
+import { listTasks } from '../../server/task-views';
 import { leaf } from '../command';
 import { describeTaskView, firstLine, readTaskView } from '../task-view';
 
@@ -22,34 +20,21 @@ export interface TaskRow {
   readonly assignments: number;
 }
 
-/**
- * The provider of a runtime that only reads (the completion gate): reading needs no model, and a
- * call would mean a bug, so it fails the way an unconfigured host does.
- */
-export const READ_ONLY_NO_MODEL_PROVIDER: ModelProvider = {
-  name: 'none (read-only)',
-  maxContextTokens: 0,
-  complete: () => Promise.reject(new CoworkError('model_not_configured', 'this command only reads tasks and calls no model')),
-};
-
 export const tasksCommand = leaf({
   summary: 'list tasks, oldest first: id, status, request, created, number of assignments',
   positionals: [],
   options: {},
   async run(_args, { out, withHost }) {
-    const tasks = await withHost(async (host): Promise<TaskRow[]> => {
-      await host.coordinator.refresh();
-      return Object.values(host.coordinator.current.tasks)
-        .map((t) => ({
-          taskId: t.id,
-          status: t.status,
-          waitingReason: t.waitingReason,
-          request: firstLine(t.request, 60),
-          createdAt: t.createdAt,
-          assignments: t.assignmentIds.length,
-        }))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.taskId.localeCompare(b.taskId));
-    });
+    const tasks = await withHost(async (host): Promise<TaskRow[]> =>
+      (await listTasks(host)).map((t) => ({
+        taskId: t.id,
+        status: t.status,
+        waitingReason: t.waitingReason,
+        request: firstLine(t.request, 60),
+        createdAt: t.createdAt,
+        assignments: t.assignmentIds.length,
+      })),
+    );
     out.result({ tasks }, ({ tasks }) => (tasks.length === 0 ? ['no tasks'] : tasks.map(describeRow)));
   },
 });
@@ -61,14 +46,7 @@ export const taskCommand = leaf({
   options: {},
   async run(args, { out, withHost }) {
     const taskId = args.positional('TASK');
-    const view = await withHost(async (host) => {
-      const runtime = new AgentRuntime({ host, provider: READ_ONLY_NO_MODEL_PROVIDER });
-      try {
-        return await readTaskView(host, taskId, (id) => runtime.gate(id));
-      } finally {
-        await runtime.close();
-      }
-    });
+    const view = await withHost((host) => readTaskView(host, taskId));
     out.result(view, describeTaskView);
   },
 });

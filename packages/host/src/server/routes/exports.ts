@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
-import { IdParams } from '../schemas';
+import { Format, Id, IdParams, Revision } from '../schemas';
 
-const ExportParams = Type.Object({ id: IdParams.properties.id, format: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' }) });
+const ExportParams = Type.Object({ id: Id, format: Format });
 type ExportParams = Static<typeof ExportParams>;
-const ExportQuery = Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false });
+const ExportQuery = Type.Object({ revision: Type.Optional(Revision) }, { additionalProperties: false });
 type ExportQuery = Static<typeof ExportQuery>;
 
 /**

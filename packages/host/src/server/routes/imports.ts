@@ -4,12 +4,12 @@ import { CoworkError } from '../../errors';
 import { MAX_IMPORT_BYTES } from '../../resources/import-service';
 import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
-import { IdempotencyKey, OperatorSchema, ResourceSchema } from '../schemas';
+import { Format, IdempotencyKey, OperatorSchema, ResourceSchema } from '../schemas';
 
 const ImportQuery = Type.Object(
   {
     kind: Type.String({ minLength: 1, maxLength: 200 }),
-    format: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' })),
+    format: Type.Optional(Format),
     fileName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     operator: Type.Optional(OperatorSchema),
     idempotencyKey: Type.Optional(IdempotencyKey),

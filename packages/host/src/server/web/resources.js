@@ -91,7 +91,6 @@ export class ResourcesPanel {
       notes.set(key(label), text);
       status.textContent = text;
     };
-    const commit = (op, baseRevision) => api('POST', path('resources', resource.id, 'commits'), { baseRevision, op, operator: operator() });
     return {
       pending: (label) => pending.get(key(label))?.text,
       note: (label) => notes.get(key(label)),
@@ -108,7 +107,7 @@ export class ResourcesPanel {
         try {
           let result;
           try {
-            result = await commit(op, edit.base);
+            result = await commit(resource.id, edit.base, op);
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 'revision_conflict')) throw error;
             const now = await this.editableText(resource.id, error.details.currentRevision, block.label);
@@ -144,7 +143,7 @@ export class ResourcesPanel {
     const input = h('textarea', { id: 'op-json', rows: 4, spellcheck: 'false', oninput: () => (this.pendingOp = input.value) });
     input.value = this.pendingOp || '';
     const status = h('p', { id: 'op-status', role: 'status', 'aria-live': 'polite' });
-    const commit = async () => {
+    const submit = async () => {
       let op;
       try {
         op = JSON.parse(input.value);
@@ -153,7 +152,7 @@ export class ResourcesPanel {
         return;
       }
       try {
-        const result = await api('POST', path('resources', resource.id, 'commits'), { baseRevision: this.current.revision, op, operator: operator() });
+        const result = await commit(resource.id, this.current.revision, op);
         this.pendingOp = '';
         status.textContent = `Committed revision ${result.revision}.`;
         await this.sync();
@@ -169,7 +168,7 @@ export class ResourcesPanel {
       { class: 'op-form' },
       h('label', { for: 'op-json' }, `Change it: an op of the ${resource.kind} kind, as JSON, committed on revision ${resource.revision}`),
       input,
-      h('button', { type: 'button', id: 'op-commit', onclick: () => void commit() }, 'Commit op'),
+      h('button', { type: 'button', id: 'op-commit', onclick: () => void submit() }, 'Commit op'),
       status,
     );
   }
@@ -227,28 +226,19 @@ export class ResourcesPanel {
 
   async save() {
     const text = this.textarea.value;
-    this.saving = true;
     this.saveButton.disabled = true;
     this.status.textContent = 'Saving…';
-    try {
-      const result = await api('POST', path('resources', this.current.id, 'commits'), {
-        baseRevision: this.current.revision,
-        op: { type: 'set', text },
-        operator: operator(),
-      });
-      this.adopt(result.revision, text);
-      this.status.textContent = `Saved as revision ${result.revision}`;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'revision_conflict') await this.showConflict(error.details.candidateId, text);
-      else this.status.textContent = `Not saved: ${describe(error)}`;
-    } finally {
-      this.saving = false;
-      this.saveButton.disabled = !this.conflict.hidden;
-      if (this.syncAgain) {
-        this.syncAgain = false;
-        void this.sync();
+    await this.resolving(async () => {
+      try {
+        const result = await commit(this.current.id, this.current.revision, { type: 'set', text });
+        this.adopt(result.revision, text);
+        this.status.textContent = `Saved as revision ${result.revision}`;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'revision_conflict') await this.showConflict(error.details.candidateId, text);
+        else this.status.textContent = `Not saved: ${describe(error)}`;
       }
-    }
+    });
+    this.saveButton.disabled = !this.conflict.hidden;
   }
 
   adopt(revision, text) {
@@ -304,7 +294,7 @@ export class ResourcesPanel {
     this.status.textContent = 'Not saved: revision conflict';
   }
 
-  /** Runs a conflict action with live syncing held back, so its own revision is not taken for someone else's. */
+  /** Runs a save or a conflict action with live syncing held back, so its own revision is not taken for someone else's. */
   async resolving(action) {
     this.saving = true;
     try {
@@ -323,4 +313,9 @@ export class ResourcesPanel {
     fill(this.conflict);
     this.saveButton.disabled = false;
   }
+}
+
+/** Commits one op on the revision the person read, as the person named in the page. */
+function commit(resourceId, baseRevision, op) {
+  return api('POST', path('resources', resourceId, 'commits'), { baseRevision, op, operator: operator() });
 }

@@ -3,7 +3,8 @@ import { CoworkError, toCoworkError } from '../../errors';
 import type { Host } from '../../host';
 import type { Operator } from '../../store/records';
 import type { TaskEvents } from '../task-events';
-import { MessageParser, requestIdOf, type ClientMessage } from './messages';
+import { currentTask } from '../task-views';
+import { MessageParser, parseFrame, requestIdOf, type ClientMessage } from './messages';
 import { Peer, type PeerLimits } from './peer';
 import { ResourceSubscription } from './resource-subscription';
 
@@ -52,10 +53,13 @@ export class Connection {
 
   private async handle(text: string | undefined): Promise<void> {
     if (!this.peer.open) return;
-    const requestId = text === undefined ? undefined : requestIdOf(text);
+    let requestId: string | undefined;
     try {
       if (text === undefined) throw new CoworkError('invalid_input', 'send JSON text frames, not binary ones');
-      await this.dispatch(this.deps.parser.parse(text));
+      // Parsed once (a commit's op can be megabytes): the requestId comes from the same value.
+      const frame = parseFrame(text);
+      requestId = requestIdOf(frame);
+      await this.dispatch(this.deps.parser.check(frame));
     } catch (error) {
       this.peer.send({ type: 'error', ...(requestId ? { requestId } : {}), error: toCoworkError(error).toJSON().error });
     }
@@ -125,10 +129,7 @@ export class Connection {
   }
 
   private async subscribeTask(taskId: string, requestId: { requestId?: string }): Promise<void> {
-    const { coordinator } = this.deps.host;
-    await coordinator.refresh();
-    const task = coordinator.current.tasks[taskId];
-    if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}`, { taskId });
+    const task = await currentTask(this.deps.host, taskId);
     this.taskSubscriptions.get(taskId)?.();
     this.taskSubscriptions.set(
       taskId,

@@ -46,7 +46,22 @@ export function revisionMessage(record: RevisionRecord | RevisionEvent): ServerM
   return { type: 'revision', resourceId: record.resourceId, revision: record.revision, action: record.action, operator: record.operator, op: record.op };
 }
 
-/** Parses and checks one client frame; throws `invalid_json` or `invalid_input` naming the problem. */
+/** Parses one client frame's JSON; throws `invalid_json`. */
+export function parseFrame(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new CoworkError('invalid_json', 'a message must be one JSON object');
+  }
+}
+
+/** The requestId of a parsed frame, if it had a usable one, so that even a refused message can be answered. */
+export function requestIdOf(frame: unknown): string | undefined {
+  const id = (frame as { requestId?: unknown } | null)?.requestId;
+  return typeof id === 'string' && id.length <= 200 ? id : undefined;
+}
+
+/** Checks one parsed client frame against its message type; throws `invalid_input` naming the problem. */
 export class MessageParser {
   private readonly validators: Map<string, ValidateFunction>;
 
@@ -55,32 +70,16 @@ export class MessageParser {
     this.validators = new Map(Object.entries(CLIENT_MESSAGES).map(([type, schema]) => [type, ajv.compile(schema)]));
   }
 
-  parse(text: string): ClientMessage {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new CoworkError('invalid_json', 'a message must be one JSON object');
-    }
-    const type = (value as { type?: unknown } | null)?.type;
+  check(frame: unknown): ClientMessage {
+    const type = (frame as { type?: unknown } | null)?.type;
     const validate = typeof type === 'string' ? this.validators.get(type) : undefined;
     if (!validate) {
       throw new CoworkError('invalid_input', `unknown message type ${JSON.stringify(type ?? null)}`, { knownTypes: Object.keys(CLIENT_MESSAGES) });
     }
-    if (!validate(value)) {
+    if (!validate(frame)) {
       const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
       throw new CoworkError('invalid_input', `invalid ${type} message: ${problems.join('; ')}`, { problems });
     }
-    return value as ClientMessage;
-  }
-}
-
-/** The requestId of a frame, if it had a usable one, so that even a refused message can be answered. */
-export function requestIdOf(text: string): string | undefined {
-  try {
-    const id = (JSON.parse(text) as { requestId?: unknown } | null)?.requestId;
-    return typeof id === 'string' && id.length <= 200 ? id : undefined;
-  } catch {
-    return undefined;
+    return frame as ClientMessage;
   }
 }
