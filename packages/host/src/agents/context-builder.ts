@@ -35,37 +35,29 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 export function buildContext(input: ContextInput): BuiltContext {
   const head: ChatMessage = { role: 'system', content: headText(input) };
   const units = toUnits(input.messages);
-  const omitted = input.omittedBefore ?? 0;
-  const fitted = fitUnits(units, input.budgetTokens - messageTokens(head));
-  let kept = fitted.kept;
+  const total = input.messages.length + (input.omittedBefore ?? 0);
+  const room = input.budgetTokens - messageTokens(head);
+  let kept = fitUnits(units, room);
   let note: ChatMessage | undefined;
-  const unread = input.messages.length - kept.reduce((sum, u) => sum + u.length, 0) + omitted;
-  if (unread > 0) {
+  if (kept.length < total) {
     // Make room for the note that tells the model messages were left out.
-    const total = input.messages.length + omitted;
-    kept = fitUnits(units, input.budgetTokens - messageTokens(head) - messageTokens(droppedNote(total))).kept;
-    note = droppedNote(total - kept.reduce((sum, u) => sum + u.length, 0));
+    kept = fitUnits(units, room - messageTokens(droppedNote(total)));
+    note = droppedNote(total - kept.length);
   }
-  const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept.flat()];
+  const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept];
   const tokens = messages.reduce((sum, m) => sum + messageTokens(m), 0);
-  const keptCount = kept.reduce((sum, u) => sum + u.length, 0);
-  return { messages, tokens, droppedMessages: input.messages.length + omitted - keptCount };
+  return { messages, tokens, droppedMessages: total - kept.length };
 }
 
-/** The newest units that fit in `budget` tokens; the newest one is kept even when it does not. */
-function fitUnits(units: readonly ChatMessage[][], budget: number): { kept: ChatMessage[][]; dropped: number } {
-  const kept: ChatMessage[][] = [];
-  let tokens = 0;
-  for (let i = units.length - 1; i >= 0; i--) {
-    const unit = units[i]!;
-    const cost = unit.reduce((sum, m) => sum + messageTokens(m), 0);
-    if (kept.length > 0 && tokens + cost > budget) {
-      return { kept, dropped: units.slice(0, i + 1).reduce((sum, u) => sum + u.length, 0) };
-    }
-    kept.unshift(unit);
+/** The messages of the newest units that fit in `budget` tokens; the newest unit is kept even when it does not. */
+function fitUnits(units: readonly ChatMessage[][], budget: number): ChatMessage[] {
+  let first = units.length;
+  for (let tokens = 0; first > 0; first--) {
+    const cost = units[first - 1]!.reduce((sum, m) => sum + messageTokens(m), 0);
+    if (first < units.length && tokens + cost > budget) break;
     tokens += cost;
   }
-  return { kept, dropped: 0 };
+  return units.slice(first).flat();
 }
 
 function droppedNote(count: number): ChatMessage {

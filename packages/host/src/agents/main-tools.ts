@@ -36,7 +36,7 @@ export interface MainToolDeps {
 /** Main's own tools: delegation, messages, acceptance, parking, context and memory, and finish. */
 export function mainTools(deps: MainToolDeps): AgentTool[] {
   const operator = 'agent:main' as const;
-  const tools: AgentTool[] = [
+  return [
     {
       spec: {
         name: 'delegate',
@@ -112,7 +112,14 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       },
       run: async (input) => sleepUntil(input as Record<string, unknown>, deps),
     },
-    defineAgentTool('clear_context', 'Compact your context after this turn: older messages become a summary (the full log stays on disk).', {}, [], async () => ({ compacting: 'after this turn' })),
+    {
+      spec: {
+        name: 'clear_context',
+        description: 'Compact your context after this turn: older messages become a summary (the full log stays on disk).',
+        inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      },
+      run: async () => ({ content: { compacting: 'after this turn' }, control: { type: 'compact' } }),
+    },
     defineAgentTool('update_memory', 'Replace memory.md: requirements, conclusions, unfinished work, next steps. It is always in your context.', {
       content: { type: 'string' },
     }, ['content'], async (input) => {
@@ -134,7 +141,6 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       },
     },
   ];
-  return tools.map((t) => (t.spec.name === 'clear_context' ? withControl(t, { type: 'compact' }) : t));
 }
 
 async function sleepUntil(input: Record<string, unknown>, deps: Pick<MainToolDeps, 'now' | 'monitorActive'>): Promise<ToolOutcome> {
@@ -154,8 +160,4 @@ async function sleepUntil(input: Record<string, unknown>, deps: Pick<MainToolDep
     content: { parked: true, until: at === undefined ? null : new Date(at).toISOString(), resource: resource ?? null, inbox, monitorId: monitorId ?? null },
     control: { type: 'park', wake: { at, resource, inbox, monitorId } },
   };
-}
-
-function withControl(tool: AgentTool, control: { type: 'compact' }): AgentTool {
-  return { spec: tool.spec, run: async (input, call) => ({ ...(await tool.run(input, call)), control }) };
 }

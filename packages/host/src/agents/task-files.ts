@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../jobs/job-files';
 
 /**
  * A task's folders on disk: working materials, run records and published artifacts live in
@@ -36,16 +37,8 @@ export function readMemory(paths: TaskPaths): string | null {
   }
 }
 
-/** Replaces memory.md atomically (write, fsync, rename): a crash leaves the old or the new file. */
+/** Replaces memory.md atomically: a crash leaves the old or the new file. */
 export function writeMemory(paths: TaskPaths, text: string): void {
   mkdirSync(paths.root, { recursive: true });
-  const tmp = `${paths.memory}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, paths.memory);
+  writeFileAtomic(paths.memory, text);
 }

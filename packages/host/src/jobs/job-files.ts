@@ -83,10 +83,15 @@ export function pathsIn(dir: string): JobPaths {
 
 /** Writes `value` as JSON so that `path` holds either the old file or the whole new one, durably. */
 export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes `text` so that `path` holds either the old file or the whole new one, durably (temp file, fsync, rename, fsync of the directory). */
+export function writeFileAtomic(path: string, text: string): void {
   const temp = `${path}.tmp`;
   const fd = openSync(temp, 'w');
   try {
-    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+    writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -100,7 +100,8 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function isInside(root: string, path: string): boolean {
+/** Whether `path` is `root` or below it (both absolute). */
+export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

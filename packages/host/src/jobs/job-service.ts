@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { CoworkError } from '../errors';
 import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
 import type { Store } from '../store/store';
 import { newId } from '../util/ids';
+import { isPlainObject } from '../util/json';
 import { checkJobInput, type StartJobInput } from './job-input';
 import { jobPaths, readJsonFile, writeJsonAtomic, type CancelFile, type JobSpec, type LogLimits, type LogStream } from './job-files';
 import { LogFollower, readRetainedLog, selectLines, type LogQuery, type LogSelection } from './job-logs';
@@ -254,10 +256,6 @@ export class JobService {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
-}
-
 function isJobRef(value: Json | undefined): value is { jobId: string } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.jobId === 'string';
+  return isPlainObject(value) && typeof value.jobId === 'string';
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JobPaths } from './job-files';
 
 /** Running from the TypeScript sources (tests, tsx): the supervisor runs through tsx too. */
@@ -35,7 +36,7 @@ export async function launchSupervisor(paths: JobPaths, timeoutMs: number): Prom
     // Checked after the files: a supervisor that wrote exit.json and exited is not lost.
     if (died !== undefined) return reported(paths) ? undefined : died;
     if (Date.now() >= deadline) return undefined;
-    await new Promise((resolveDelay) => setTimeout(resolveDelay, delayMs));
+    await delay(delayMs);
   }
 }
 

@@ -165,7 +165,8 @@ const CONTEXT_EXCEEDED = /context length|context window|maximum context|too many
 function rejected(status: number, text: string, attempts: number): CoworkError {
   const message = serverMessage(text);
   const details: Record<string, unknown> = { status, serverMessage: message, attempts };
-  // Named so the loop can compact and try again instead of giving up.
+  // Named so that a caller can tell a context overflow from other refusals (today the loop treats
+  // every model_rejected alike: the task waits for a person).
   if (CONTEXT_EXCEEDED.test(message)) details.reason = 'context_length_exceeded';
   return new CoworkError('model_rejected', `model server refused the request (HTTP ${status}): ${message}`, details);
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { isInside } from '../jobs/job-input';
 import type { Json } from '../store/records';
 import { sha256Hex } from './hash';
 import type { Observer } from './observer';
-import { isInside } from './paths';
 
 /** Files up to this size are read in one call; larger ones are hashed as a stream. */
 const READ_WHOLE_BYTES = 1024 * 1024;

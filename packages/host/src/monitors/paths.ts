@@ -1,12 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { CoworkError } from '../errors';
-
-/** Whether `path` is `root` or below it (both absolute). */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
+import { isInside } from '../jobs/job-input';
 
 /**
  * A path given relative to the workspace (or absolute), resolved and required to stay inside it.
