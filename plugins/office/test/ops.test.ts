@@ -5,6 +5,7 @@
 // by validateOp.
 import { isCoworkError } from '@cowork/host';
 import type { Presentation } from '../src';
+import { diffPresentations } from '../src/presentation/describe';
 import { applyPresentationOp, validatePresentationOp, type PresentationOp } from '../src/presentation/ops';
 import { MAX_IMAGE_BYTES } from '../src/shared/image';
 import { deck, pngDataUri, slide } from './deck';
@@ -147,5 +148,10 @@ describe('office.presentation fine-grained ops', () => {
     expect(validatePresentationOp({ type: 'add_element', slideId: 'a', element: { id: 'i', type: 'image', image: { src: big, alt: '' } } })).toEqual([
       'element "i": image is 6.0 MB but at most 5.0 MB is allowed; scale the image down or compress it and try again',
     ]);
+  });
+
+  it('diffs a slide moved to the top as that one move, not as every slide it passed', () => {
+    const moved = applyPresentationOp(deck(), { type: 'move_slide', slideId: 'next', to: 0 });
+    expect(diffPresentations(deck(), moved)).toBe('slide 1 [next]: moved from position 3');
   });
 });

@@ -1,4 +1,5 @@
 import type { ResourceKind } from '@cowork/host';
+import { movedIds } from '../shared/moves';
 import { plainText } from '../shared/runs';
 import type { Block, DocumentContent, PageSetup } from './content';
 
@@ -119,30 +120,6 @@ export function blockLine(block: Block): string {
     case 'page_break':
       return 'page break';
   }
-}
-
-/**
- * The fewest blocks whose moves explain the new order: every kept block outside a longest run
- * that stayed in the old order. Moving one block to the top moves one block, not all it passed.
- */
-function movedIds(kept: readonly { id: string; from: number }[]): Set<string> {
-  // Patience sorting: tails[k] is the index in `kept` ending the best increasing run of length k + 1.
-  const tails: number[] = [];
-  const previous: number[] = [];
-  kept.forEach(({ from }, i) => {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (kept[tails[mid]!]!.from < from) lo = mid + 1;
-      else hi = mid;
-    }
-    previous[i] = lo > 0 ? tails[lo - 1]! : -1;
-    tails[lo] = i;
-  });
-  const stayed = new Set<string>();
-  for (let i = tails.length > 0 ? tails[tails.length - 1]! : -1; i >= 0; i = previous[i]!) stayed.add(kept[i]!.id);
-  return new Set(kept.filter((k) => !stayed.has(k.id)).map((k) => k.id));
 }
 
 function outline(blocks: readonly Block[]): string[] {

@@ -3,7 +3,7 @@
  * formatting, page breaks and pictures. Styles inherited from the paragraph style (a heading's
  * bold) are not copied into runs: the block type carries them.
  */
-import { MAX_FONT_SIZE, MIN_FONT_SIZE, type Run } from '../shared/runs';
+import { MAX_FONT_SIZE, MIN_FONT_SIZE, mergeRuns, type Run } from '../shared/runs';
 import { attr, child, childrenOf, descendant, isOn, tagOf, textOf, valOf, type XmlNode } from './docx-xml';
 
 /** A picture found in a run: the relationship id of its bytes, its alt text and shown size. */
@@ -19,7 +19,7 @@ const TRANSPARENT = new Set(['w:hyperlink', 'w:ins', 'w:smartTag', 'w:sdt', 'w:s
 export function paragraphPieces(nodes: readonly XmlNode[]): Piece[] {
   const pieces: Piece[] = [];
   collect(nodes, pieces);
-  return mergeRuns(pieces);
+  return mergePieces(pieces);
 }
 
 function collect(nodes: readonly XmlNode[], out: Piece[]): void {
@@ -92,23 +92,24 @@ function pictureOf(drawing: XmlNode[]): PictureRef | undefined {
   };
 }
 
-function mergeRuns(pieces: Piece[]): Piece[] {
+/** Runs between pictures and page breaks merged where their styles match (shared `mergeRuns`), empty runs dropped. */
+function mergePieces(pieces: readonly Piece[]): Piece[] {
   const merged: Piece[] = [];
+  let runs: Run[] = [];
+  const flush = (): void => {
+    merged.push(...mergeRuns(runs.filter((run) => run.text !== '')).map((run): Piece => ({ kind: 'run', run })));
+    runs = [];
+  };
   for (const piece of pieces) {
-    const last = merged[merged.length - 1];
-    if (piece.kind === 'run' && last?.kind === 'run' && sameStyle(last.run, piece.run)) {
-      merged[merged.length - 1] = { kind: 'run', run: { ...last.run, text: last.run.text + piece.run.text } };
-    } else if (piece.kind !== 'run' || piece.run.text !== '') {
-      merged.push(piece);
+    if (piece.kind === 'run') {
+      runs.push(piece.run);
+      continue;
     }
+    flush();
+    merged.push(piece);
   }
+  flush();
   return merged;
-}
-
-function sameStyle(a: Run, b: Run): boolean {
-  const { text: _a, ...styleA } = a;
-  const { text: _b, ...styleB } = b;
-  return JSON.stringify(styleA) === JSON.stringify(styleB);
 }
 
 function round(inches: number): number {

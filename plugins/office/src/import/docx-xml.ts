@@ -1,46 +1,15 @@
 /**
- * A small reading layer over fast-xml-parser's order-preserving tree, which WordprocessingML
- * needs: paragraphs, tables and runs are siblings whose order is the document's order. A node is
- * `{ 'w:p': [children], ':@': { '@_w:val': '...' } }`; a text node is `{ '#text': '...' }`.
+ * WordprocessingML navigation over the shared order-preserving tree (./ooxml.ts): the helpers here
+ * take a node's children (`childrenOf`), since paragraphs, tables and runs are siblings whose order
+ * is the document's order.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { rejectFile } from '@cowork/host';
+import { attr, kids, parseXml as parsePart, type XmlNode } from './ooxml';
 
-export type XmlNode = Record<string, unknown>;
-
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  // Text must stay exactly as written: `<w:t xml:space="preserve"> a </w:t>` keeps its spaces, "007" stays a string.
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-});
+export { attr, tagOf, textOf, kids as childrenOf, type XmlNode } from './ooxml';
 
 /** Parses one part of the package; a part that is not well-formed XML is a corrupt file. */
 export function parseXml(xml: string, part: string): XmlNode[] {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw rejectFile(`the .docx is damaged: ${part} is not well-formed XML (line ${valid.err.line}: ${valid.err.msg}); open it in Word or LibreOffice, save it again and retry`, { part });
-  }
-  return parser.parse(xml) as XmlNode[];
-}
-
-export function tagOf(node: XmlNode): string | undefined {
-  return Object.keys(node).find((key) => key !== ':@');
-}
-
-export function childrenOf(node: XmlNode | undefined): XmlNode[] {
-  const tag = node && tagOf(node);
-  const value = tag ? node[tag] : undefined;
-  return Array.isArray(value) ? (value as XmlNode[]) : [];
-}
-
-export function attr(node: XmlNode | undefined, name: string): string | undefined {
-  const attributes = node?.[':@'] as Record<string, unknown> | undefined;
-  const value = attributes?.[`@_${name}`];
-  return typeof value === 'string' ? value : undefined;
+  return parsePart(xml, part, (error) => `the .docx is damaged: ${part} is not well-formed XML (${error}); open it in Word or LibreOffice, save it again and retry`);
 }
 
 export function child(nodes: readonly XmlNode[], tag: string): XmlNode | undefined {
@@ -55,17 +24,10 @@ export function childrenNamed(nodes: readonly XmlNode[], tag: string): XmlNode[]
 export function descendant(nodes: readonly XmlNode[], tag: string): XmlNode | undefined {
   for (const node of nodes) {
     if (tag in node) return node;
-    const found = descendant(childrenOf(node), tag);
+    const found = descendant(kids(node), tag);
     if (found) return found;
   }
   return undefined;
-}
-
-/** The text directly inside an element (`<w:t>text</w:t>`). */
-export function textOf(node: XmlNode): string {
-  return childrenOf(node)
-    .map((c) => (typeof c['#text'] === 'string' || typeof c['#text'] === 'number' ? String(c['#text']) : ''))
-    .join('');
 }
 
 /** `w:val` of a child element such as `<w:pStyle w:val="Heading1"/>`. */

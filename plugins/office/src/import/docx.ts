@@ -12,7 +12,8 @@ import { DEFAULT_PAGE, MAX_MARGIN_MM, type DocumentContent, type Margins, type P
 import { bodyBlocks } from './docx-body';
 import type { PictureRef } from './docx-runs';
 import { DocxStyles } from './docx-styles';
-import { attr, child, childrenNamed, childrenOf, descendant, parseXml, textOf, type XmlNode } from './docx-xml';
+import { attr, child, childrenOf, descendant, parseXml, textOf, type XmlNode } from './docx-xml';
+import { relationshipsOf, relsPathOf, type Relationship } from './ooxml';
 
 const MM_PER_TWIP = 25.4 / 1440;
 const MAX_IMAGE_INCHES = 100;
@@ -29,7 +30,7 @@ export async function importDocx(data: Uint8Array, context: { fileName?: string;
   }
   const dir = mainPath.slice(0, mainPath.lastIndexOf('/') + 1);
   const [styles, numbering, rels, core] = await Promise.all(
-    [`${dir}styles.xml`, `${dir}numbering.xml`, relsPath(mainPath), 'docProps/core.xml'].map(async (path) => {
+    [`${dir}styles.xml`, `${dir}numbering.xml`, relsPathOf(mainPath), 'docProps/core.xml'].map(async (path) => {
       const xml = await readPart(zip, path);
       return xml === undefined ? undefined : parseXml(xml, path);
     }),
@@ -38,7 +39,7 @@ export async function importDocx(data: Uint8Array, context: { fileName?: string;
 
   const body = childrenOf(child(childrenOf(child(parseXml(main, mainPath), 'w:document')), 'w:body'));
   if (body.length === 0) throw rejectFile(`${mainPath} has no w:body: the file is not a Word document or it is damaged`);
-  const pictures = await readPictures(zip, dir, rels ?? []);
+  const pictures = await readPictures(zip, relationshipsOf(child(rels ?? [], 'Relationships'), mainPath));
   context.signal?.throwIfAborted();
 
   return {
@@ -71,32 +72,17 @@ async function readPart(zip: JSZip, path: string): Promise<string | undefined> {
 async function mainPartPath(zip: JSZip): Promise<string | undefined> {
   const xml = await readPart(zip, '_rels/.rels');
   if (xml === undefined) return undefined;
-  const rel = relationships(parseXml(xml, '_rels/.rels')).find((r) => r.type.endsWith('/officeDocument'));
-  return rel?.target.replace(/^\//, '');
-}
-
-function relsPath(partPath: string): string {
-  const slash = partPath.lastIndexOf('/');
-  return `${partPath.slice(0, slash + 1)}_rels/${partPath.slice(slash + 1)}.rels`;
-}
-
-function relationships(root: XmlNode[]): { id: string; type: string; target: string; external: boolean }[] {
-  return childrenNamed(childrenOf(child(root, 'Relationships')), 'Relationship').map((rel) => ({
-    id: attr(rel, 'Id') ?? '',
-    type: attr(rel, 'Type') ?? '',
-    target: attr(rel, 'Target') ?? '',
-    external: attr(rel, 'TargetMode') === 'External',
-  }));
+  const rels = relationshipsOf(child(parseXml(xml, '_rels/.rels'), 'Relationships'), '');
+  return [...rels.values()].find((rel) => rel.type.endsWith('/officeDocument'))?.path;
 }
 
 /** The bytes of every embedded picture the main part refers to, by relationship id. */
-async function readPictures(zip: JSZip, dir: string, rels: XmlNode[]): Promise<Map<string, Uint8Array>> {
+async function readPictures(zip: JSZip, rels: ReadonlyMap<string, Relationship>): Promise<Map<string, Uint8Array>> {
   const pictures = new Map<string, Uint8Array>();
-  for (const rel of relationships(rels)) {
-    if (rel.external || rel.type !== `${RELATIONSHIP}/image`) continue;
-    const path = rel.target.startsWith('/') ? rel.target.slice(1) : `${dir}${rel.target}`;
-    const bytes = await zip.file(path)?.async('uint8array');
-    if (bytes) pictures.set(rel.id, bytes);
+  for (const [id, rel] of rels) {
+    if (rel.type !== `${RELATIONSHIP}/image`) continue;
+    const bytes = await zip.file(rel.path)?.async('uint8array');
+    if (bytes) pictures.set(id, bytes);
   }
   return pictures;
 }

@@ -1,5 +1,6 @@
 import type { ResourceKind } from '@cowork/host';
 import type { Chart } from '../shared/chart';
+import { movedIds } from '../shared/moves';
 import type { Bullet, Presentation, Slide, SlideElement } from './content';
 
 /** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
@@ -36,8 +37,7 @@ export function diffPresentations(before: Presentation, after: Presentation): st
   for (const [id, { slide, index }] of old) {
     if (!now.has(id)) lines.push(`removed slide ${index + 1} [${id}] ${quote(slide.title)}`);
   }
-  const keptOrder = before.slides.filter((s) => now.has(s.id)).map((s) => s.id);
-  const newOrder = after.slides.filter((s) => old.has(s.id)).map((s) => s.id);
+  const moved = movedIds(after.slides.flatMap((s) => (old.has(s.id) ? [{ id: s.id, from: old.get(s.id)!.index }] : [])));
   after.slides.forEach((slide, index) => {
     const was = old.get(slide.id);
     if (!was) {
@@ -45,7 +45,7 @@ export function diffPresentations(before: Presentation, after: Presentation): st
       return;
     }
     const label = `slide ${index + 1} [${slide.id}]`;
-    if (keptOrder.indexOf(slide.id) !== newOrder.indexOf(slide.id)) lines.push(`${label}: moved from position ${was.index + 1}`);
+    if (moved.has(slide.id)) lines.push(`${label}: moved from position ${was.index + 1}`);
     lines.push(...slideChanges(was.slide, slide).map((change) => `${label}: ${change}`));
   });
   return lines.length === 0 ? 'no changes' : lines.join('\n');

@@ -1,0 +1,80 @@
+/**
+ * Order-preserving reading of Office Open XML parts, shared by the docx and pptx importers.
+ * fast-xml-parser's `preserveOrder` form keeps paragraphs, runs and shapes in document order, which
+ * text and z-order need: each node is `{ [tag]: children, ':@': attributes }`, text is `{ '#text': ... }`.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { rejectFile } from '@cowork/host';
+
+export type XmlNode = Record<string, unknown>;
+
+/** A relationship's type and its target's path inside the zip. */
+export type Relationship = { type: string; path: string };
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  // Text must stay exactly as written: `<w:t xml:space="preserve"> a </w:t>` keeps its spaces, "007" stays a string.
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+});
+
+/** The top-level nodes of one part; a part that is not well-formed XML is refused with `damaged(where the error is)`. */
+export function parseXml(xml: string, part: string, damaged: (error: string) => string): XmlNode[] {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw rejectFile(damaged(`line ${valid.err.line}: ${valid.err.msg}`), { part });
+  return parser.parse(xml) as XmlNode[];
+}
+
+export function tagOf(node: XmlNode): string | undefined {
+  return Object.keys(node).find((key) => key !== ':@');
+}
+
+export function kids(node: XmlNode | undefined): XmlNode[] {
+  const tag = node && tagOf(node);
+  const value = tag ? node[tag] : undefined;
+  return Array.isArray(value) ? (value as XmlNode[]) : [];
+}
+
+export function attr(node: XmlNode | undefined, name: string): string | undefined {
+  const value = (node?.[':@'] as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The text directly inside an element (`<w:t>`, `<a:t>`, `<c:v>`). */
+export function textOf(node: XmlNode | undefined): string {
+  return kids(node)
+    .map((kid) => (typeof kid['#text'] === 'string' ? kid['#text'] : ''))
+    .join('');
+}
+
+/** Where a part's relationships are: `_rels/NAME.rels` next to it (`_rels/.rels` for the package's own, part ''). */
+export function relsPathOf(partPath: string): string {
+  const slash = partPath.lastIndexOf('/');
+  return `${partPath.slice(0, slash + 1)}_rels/${partPath.slice(slash + 1)}.rels`;
+}
+
+/** The internal relationships of `partPath` (id → type and zip path), from its parsed `Relationships` element. */
+export function relationshipsOf(relationships: XmlNode | undefined, partPath: string): Map<string, Relationship> {
+  const dir = partPath.slice(0, partPath.lastIndexOf('/') + 1);
+  const map = new Map<string, Relationship>();
+  for (const rel of kids(relationships)) {
+    const id = attr(rel, 'Id');
+    const target = attr(rel, 'Target');
+    if (tagOf(rel) !== 'Relationship' || !id || !target || attr(rel, 'TargetMode') === 'External') continue;
+    map.set(id, { type: attr(rel, 'Type') ?? '', path: resolvePath(dir, target) });
+  }
+  return map;
+}
+
+/** A relationship target resolved against the directory of the part that names it. */
+function resolvePath(dir: string, target: string): string {
+  const parts = target.startsWith('/') ? [] : dir.split('/').filter(Boolean);
+  for (const piece of target.split('/')) {
+    if (piece === '..') parts.pop();
+    else if (piece && piece !== '.') parts.push(piece);
+  }
+  return parts.join('/');
+}
