@@ -11,23 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
-import { launchBrowser, plugin, sampleApp, type CheckResult, type Step, type WebApp } from '@cowork/plugin-web';
+import { launchBrowser, plugin, PACKING_PLANNER_STEPS, sampleApp, type CheckResult, type WebApp } from '@cowork/plugin-web';
 
 const SAMPLES = Number(process.env.BENCH_WEB_SAMPLES ?? 5);
 const ZIP_SAMPLES = Number(process.env.BENCH_WEB_ZIP_SAMPLES ?? 50);
 
-const TEN_STEPS: Step[] = [
-  { action: 'wait', selector: '#add' },
-  { action: 'type', selector: '#name', text: 'Tent' },
-  { action: 'type', selector: '#volume', text: '12' },
-  { action: 'click', selector: '#add' },
-  { action: 'select', selector: '#preset', value: 'cooler' },
-  { action: 'click', selector: '#add' },
-  { action: 'assert_text', selector: '#message', contains: 'does not fit' },
-  { action: 'click', selector: 'text=Undo' },
-  { action: 'assert_dom', selector: '#items li', count: 0 },
-  { action: 'screenshot' },
-];
+const TEN_STEPS = [...PACKING_PLANNER_STEPS];
 
 /** 50 files: 30 scripts and 15 stylesheets of about 4 KiB, 4 pages, one 20 KiB binary. */
 function fiftyFiles(): WebApp {

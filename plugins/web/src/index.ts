@@ -15,7 +15,7 @@ export type { BinaryFile, TextFile, WebApp, WebFile } from './app/content';
 export type { WebAppOp } from './app/ops';
 export { appFile } from './app/serve';
 export { zipWebApp } from './app/export-zip';
-export { appFromFolder, sampleApp, type SampleName } from './samples';
+export { appFromFolder, PACKING_PLANNER_STEPS, sampleApp, type SampleName } from './samples';
 
 export const plugin = definePlugin({
   name: 'web',

@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { fileProblems, type WebApp, type WebFile } from './app/content';
 import { isTextPath } from './app/media-types';
 import { pathProblem } from './app/paths';
+import type { Step } from './check/steps';
 
 /** The sample apps shipped with the plugin (`samples/<name>/`): a working one and a broken one. */
 export type SampleName = 'packing-planner' | 'broken-planner';
@@ -13,6 +14,23 @@ export const SAMPLES_DIR = join(__dirname, '..', 'samples');
 export function sampleApp(name: SampleName): WebApp {
   return appFromFolder(join(SAMPLES_DIR, name));
 }
+
+/**
+ * The review a person would make of the packing planner, as `web_check` steps: pack a tent, try a
+ * cooler that does not fit (refused with a message), undo the tent. The tests and the benchmark run it.
+ */
+export const PACKING_PLANNER_STEPS: readonly Step[] = [
+  { action: 'wait', selector: '#add' },
+  { action: 'type', selector: '#name', text: 'Tent' },
+  { action: 'type', selector: '#volume', text: '12' },
+  { action: 'click', selector: '#add' },
+  { action: 'select', selector: '#preset', value: 'cooler' },
+  { action: 'click', selector: '#add' },
+  { action: 'assert_text', selector: '#message', contains: 'does not fit' },
+  { action: 'click', selector: 'text=Undo' },
+  { action: 'assert_dom', selector: '#items li', count: 0 },
+  { action: 'screenshot' },
+];
 
 /**
  * Builds a `web.app` content from the files under `dir` (recursively): text files by extension

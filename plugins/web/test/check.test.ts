@@ -9,21 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json, type ToolContext } from '@cowork/host';
-import { plugin, sampleApp, webCheckTool, type CheckInput, type CheckResult, type Step, type StepResult } from '../src';
+import { plugin, PACKING_PLANNER_STEPS, sampleApp, webCheckTool, type CheckInput, type CheckResult, type StepResult } from '../src';
 
-/** Ten steps a reviewer takes: pack a tent, try a cooler that does not fit, undo the tent. */
-const TEN_STEPS: Step[] = [
-  { action: 'wait', selector: '#add' },
-  { action: 'type', selector: '#name', text: 'Tent' },
-  { action: 'type', selector: '#volume', text: '12' },
-  { action: 'click', selector: '#add' },
-  { action: 'select', selector: '#preset', value: 'cooler' },
-  { action: 'click', selector: '#add' },
-  { action: 'assert_text', selector: '#message', contains: 'does not fit' },
-  { action: 'click', selector: 'text=Undo' },
-  { action: 'assert_dom', selector: '#items li', count: 0 },
-  { action: 'screenshot' },
-];
+const TEN_STEPS = [...PACKING_PLANNER_STEPS];
 
 type ToolOutput = CheckResult & { resourceId: string; revision: number; runId: string };
 

@@ -24,7 +24,7 @@ export class GeometryError extends Error {
 /** Bodies smaller than this (mm³) count as nothing. */
 const EMPTY_VOLUME = 1e-6;
 
-const AXES: Record<Axis, [number, number, number]> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
+export const AXES: Record<Axis, [number, number, number]> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
 
 export function buildPart(part: Part): Shape3D {
   const [problem] = partProblems(part);

@@ -1,11 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import { makeCompound, measureVolume, type Shape3D } from 'replicad';
 import type { Part } from '../part/content';
-import { GeometryError, buildPart } from './build';
+import { AXES, GeometryError, buildPart } from './build';
 import { writeGlb } from './glb';
 import { measure } from './measure';
 import { kernelMessage, loadOcct } from './occt';
-import type { Body, Interference, KernelReply, KernelRequest, KernelValue, MeshFormat, Placement } from './protocol';
+import type { Body, Interference, KernelFailure, KernelReply, KernelRequest, KernelValue, MeshFormat, Placement } from './protocol';
 import { readStep, writeStep } from './step';
 
 /**
@@ -91,7 +91,7 @@ async function exportShape(shape: Shape3D, format: MeshFormat, name: string): Pr
 function placedBody(body: Body): Shape3D {
   let copy = shapeOf(body.key, body.part).clone();
   const placement: Placement = body.placement ?? { translate: [0, 0, 0] };
-  if (placement.rotate) copy = copy.rotate(placement.rotate.angle, [0, 0, 0], axisVector(placement.rotate.axis));
+  if (placement.rotate) copy = copy.rotate(placement.rotate.angle, [0, 0, 0], AXES[placement.rotate.axis]);
   return copy.translate(placement.translate);
 }
 
@@ -114,11 +114,7 @@ function interferences(bodies: { name: string; shape: Shape3D }[]): Interference
   }
 }
 
-function axisVector(axis: 'x' | 'y' | 'z'): [number, number, number] {
-  return axis === 'x' ? [1, 0, 0] : axis === 'y' ? [0, 1, 0] : [0, 0, 1];
-}
-
-function failure(error: unknown): { geometry: boolean; featureId?: string; message: string } {
+function failure(error: unknown): KernelFailure {
   if (error instanceof GeometryError) return { geometry: true, ...(error.featureId ? { featureId: error.featureId } : {}), message: error.message };
   return { geometry: false, message: kernelMessage(error) };
 }

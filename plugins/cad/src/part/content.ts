@@ -41,8 +41,6 @@ export type Feature =
   | { id: string; type: 'rotate'; target: string; angle: Num; axis: Axis; origin?: Vec3 }
   | { id: string; type: 'step'; data: string; fileName?: string };
 
-export type FeatureType = Feature['type'];
-
 export type Part = { units: 'mm'; parameters: Record<string, number>; features: Feature[] };
 
 /** A STEP solid travels inside the content as base64; the host's content limit is 8 MiB in all. */

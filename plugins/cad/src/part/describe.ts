@@ -1,13 +1,11 @@
 import type { ViewBlock, ViewContext } from '@cowork/host';
-import type { Measures } from '../geometry/measure';
+import type { Evaluation } from '../geometry/kernel';
 import type { EdgeSelector, Feature, Part, Profile, Vec2 } from './content';
 import { evaluateNum, type Num } from './expression';
 import { referencesOf } from './structure';
 
-/** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
-
 /** A part's measures when the kernel has them, or why it failed, or nothing yet. */
-export type KnownMeasures = ({ ok: true } & Measures) | { ok: false; featureId?: string; message: string } | undefined;
+type KnownMeasures = Evaluation | undefined;
 
 /** What a model reads: parameters, each feature with its key dimensions, and the measures when known. */
 export function summarizePart(part: Part, measures: KnownMeasures): string {

@@ -6,7 +6,7 @@ import { checkPart, referencesOf, usedParameters } from './structure';
  * Ops of `cad.part`. Parameters are addressed by name and features by their stable id, so that a
  * person changing one dimension and an agent adding a feature make separate ops that both apply
  * whichever lands first. Each op's result must pass the structural checks (./structure.ts);
- * geometry (a fillet too large for its edges) is judged by the kernel, see ../tools/cad-edit.ts.
+ * geometry (a fillet too large for its edges) is judged by the kernel, in the kind's `checkContent`.
  * - `set_parameter` creates or changes a named parameter;
  * - `delete_parameter` removes one no feature uses;
  * - `add_feature` appends a feature, or inserts it right after feature `after`;

@@ -8,8 +8,9 @@ type Input = { resourceId: string; baseRevision: number; op: PartOp };
 /**
  * The way an agent edits a part: the op is applied to the base revision and built by the kernel
  * first, and only a part that still builds is committed. A fillet too large for its edges or a cut
- * that leaves nothing comes back as an error naming the feature, and nothing is written. (A plain
- * commit cannot be checked so: a kind's `applyOp` is synchronous and the kernel is not.)
+ * that leaves nothing comes back as an error naming the feature (`featureId`), and nothing is
+ * written. A plain commit is refused too (the kind's `checkContent`), but only with the message; this
+ * tool also answers the measures of the part it committed.
  */
 export const cadEditTool = defineTool<Input>({
   name: 'cad_edit',

@@ -106,9 +106,7 @@ export function fileProblems(path: string, file: { text?: unknown; base64?: unkn
 /** "52,428,800 bytes (50.0 MiB)": exact for the reader who compares, rounded for the one who skims. */
 export function formatBytes(bytes: number): string {
   const exact = `${bytes.toLocaleString('en-US')} bytes`;
-  if (bytes < 1024) return exact;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB'];
-  return `${exact} (${value.toFixed(1)} ${unit})`;
+  return bytes < 1024 ? exact : `${exact} (${shortBytes(bytes)})`;
 }
 
 /** "1.2 KiB": the short form for file lists. */

@@ -25,7 +25,7 @@ export const webAppKind = defineKind<WebApp, WebAppOp>({
   applyOp: applyWebAppOp,
   summarize: summarizeWebApp,
   diff: diffWebApps,
-  view: (content, context) => webAppView(content, context),
+  view: webAppView,
   exports: {
     zip: {
       mediaType: ZIP_MEDIA_TYPE,
