@@ -24,3 +24,10 @@ export function windowFromNow(timing: Timing): MeasureWindow {
   const start = epochNow() + timing.warmupMs;
   return { start, end: start + timing.measureMs };
 }
+
+/** Runs `fn` and resolves with its value and how long it took, in milliseconds. */
+export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}

@@ -11,18 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
 import { BlenderProcess, childLauncher, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
+import { timed } from '../clock';
 import { summarizeLatencies } from '../stats';
 
 const OPS = Number(process.env.BENCH_BLENDER_OPS ?? 200);
 const STARTS = 5;
 const EXPORTS = 3;
 const OBJECTS = 20;
-
-async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const value = await fn();
-  return [value, performance.now() - started];
-}
 
 function line(label: string, samples: number[]): void {
   const s = summarizeLatencies(samples);
@@ -97,7 +92,8 @@ async function main(): Promise<void> {
     await bridgeFigures(dir);
     await hostFigures(dir);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // The jobs' detached supervisors may still be writing exit records as Blender dies: retry ENOTEMPTY.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   }
 }
 

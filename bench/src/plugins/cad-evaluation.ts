@@ -8,6 +8,7 @@
  * Prints figures; asserts nothing.
  */
 import { sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
+import { timed } from '../clock';
 
 const COLD = Number(process.env.BENCH_CAD_COLD ?? 3);
 const SAMPLES = Number(process.env.BENCH_CAD_SAMPLES ?? 10);
@@ -26,12 +27,6 @@ function plate(thickness: number): Part {
   return { units: 'mm', parameters: { w: 200, d: 100, t: thickness, r: 4 }, features };
 }
 
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
-
 function figures(label: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
@@ -39,7 +34,7 @@ function figures(label: string, samples: number[]): void {
 }
 
 async function evaluated(kernel: CadKernel, part: Part): Promise<number> {
-  const [ms, evaluation] = await time(() => kernel.evaluate(part));
+  const [evaluation, ms] = await timed(() => kernel.evaluate(part));
   if (!evaluation.ok) throw new Error(`the bench part does not build: ${evaluation.message}`);
   return ms;
 }
@@ -50,7 +45,7 @@ async function main(): Promise<void> {
   const coldEvaluations: number[] = [];
   for (let i = 0; i < COLD; i++) {
     await kernel.close();
-    starts.push((await time(() => kernel.warm()))[0]);
+    starts.push((await timed(() => kernel.warm()))[1]);
     coldEvaluations.push(await evaluated(kernel, plate(10 + i / 100)));
   }
   const warm: number[] = [];
@@ -62,7 +57,7 @@ async function main(): Promise<void> {
     warm.push(await evaluated(kernel, part));
     cached.push(await evaluated(kernel, part));
     for (const format of ['step', 'stl', 'glb'] as const) {
-      const [ms, data] = await time(() => kernel.export(part, format, 'bench'));
+      const [data, ms] = await timed(() => kernel.export(part, format, 'bench'));
       exports[format].push(ms);
       sizes[format] = data.length;
     }

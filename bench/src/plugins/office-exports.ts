@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json, type ToolContext } from '@cowork/host';
 import { plugin } from '@cowork/plugin-office';
-import { formatTable, machineLine, ms } from '../server/table';
+import { machineLine } from '../runtime/report';
+import { formatTable, ms } from '../server/table';
 import { summarizeLatencies } from '../stats';
 
 const RUNS = Number(process.env.BENCH_OFFICE_RUNS ?? 3);

@@ -1,4 +1,5 @@
 import { cpus, platform, arch, tmpdir } from 'node:os';
+import { count, formatTable as layOut } from '../server/table';
 import type { Comparison, RunResult } from './suite';
 
 /** The protocol should keep at least this share of the raw loop's throughput (the issue's aim). */
@@ -40,7 +41,7 @@ export function formatTable(runs: readonly RunResult[], comparisons: readonly Co
       String(run.writers),
       run.documents,
       run.implementation,
-      Math.round(run.commitsPerSecond).toLocaleString('en-US'),
+      count(run.commitsPerSecond),
       run.p50Ms.toFixed(3),
       run.p99Ms.toFixed(3),
       run.conflictsPerCommit.toFixed(2),
@@ -49,17 +50,20 @@ export function formatTable(runs: readonly RunResult[], comparisons: readonly Co
       ratio,
     ];
   });
-  const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]): string =>
-    cells.map((cell, i) => (i < TEXT_COLUMNS ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(COLUMNS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return layOut(COLUMNS, rows, TEXT_COLUMNS);
 }
 
 export function formatMachine(machine: Machine, seconds: number, warmupSeconds: number): string {
-  return (
-    `machine: ${machine.cpus} x ${machine.cpuModel}, node ${machine.node}, ${machine.platform}; ` +
-    `databases under ${machine.tmpdir}; ${seconds} s per run after ${warmupSeconds} s warm-up`
-  );
+  return `${describe(machine, 'databases')}; ${seconds} s per run after ${warmupSeconds} s warm-up`;
+}
+
+/** One line naming the machine, so a pasted result says where it came from. */
+export function machineLine(): string {
+  return describe(describeMachine(), 'workspaces');
+}
+
+function describe(m: Machine, under: string): string {
+  return `machine: ${m.cpus} x ${m.cpuModel}, node ${m.node}, ${m.platform}; ${under} under ${m.tmpdir}`;
 }
 
 /** What the shapes and columns mean, printed under the table so a pasted result explains itself. */

@@ -6,10 +6,11 @@
  * BENCH_SECONDS (default 5) measured per server after BENCH_WARMUP_SECONDS (default 1);
  * BENCH_CONNECTIONS (default 10), each committing to its own text resource.
  */
+import { machineLine } from '../runtime/report';
 import { runCommitLoad, type LoadResult } from './commit-load';
 import type { ServerKind } from './server-messages';
 import { ServerThread } from './server-thread';
-import { count, formatTable, machineLine, ms } from './table';
+import { count, formatTable, ms } from './table';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);

@@ -1,5 +1,3 @@
-import { describeMachine } from '../runtime/report';
-
 /** A plain text table: the first `textColumns` columns align left, the figures after them right. */
 export function formatTable(columns: readonly string[], rows: readonly (readonly string[])[], textColumns = 1): string {
   const widths = columns.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
@@ -14,10 +12,4 @@ export function ms(value: number): string {
 
 export function count(value: number): string {
   return Math.round(value).toLocaleString('en-US');
-}
-
-/** One line naming the machine, so a pasted result says where it came from. */
-export function machineLine(): string {
-  const m = describeMachine();
-  return `machine: ${m.cpus} x ${m.cpuModel}, node ${m.node}, ${m.platform}; workspaces under ${m.tmpdir}`;
 }

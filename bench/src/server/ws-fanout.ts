@@ -13,10 +13,11 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { epochNow } from '../clock';
+import { machineLine } from '../runtime/report';
 import { summarizeLatencies, type LatencySummary } from '../stats';
 import { DeliveryTally } from './delivery-tally';
 import { ServerThread } from './server-thread';
-import { count, formatTable, machineLine, ms } from './table';
+import { count, formatTable, ms } from './table';
 import { Subscriber } from './ws-subscriber';
 
 const COMMITS = Number(process.env.BENCH_WS_COMMITS ?? 200);

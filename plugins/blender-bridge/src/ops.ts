@@ -175,7 +175,7 @@ export function applySceneOp(scene: Scene, raw: SceneOp): Scene {
     }
     case 'set_transform':
       return update(scene, op.object, (o) => {
-        const scale = op.scale ? op.scale.map(round4) as Vec3 : o.scale;
+        const scale = rounded(op.scale) ?? o.scale;
         const moved: SceneObject = { ...o, location: rounded(op.location) ?? o.location, rotation: rounded(op.rotation) ?? o.rotation, scale };
         return o.mesh ? { ...moved, mesh: { ...o.mesh, dimensions: rescaled(o, scale) } } : moved;
       });

@@ -9,7 +9,6 @@ import { completeOp, type SceneOp } from './ops';
 /** The last save: the revision the scene held when `scene.blend` was written. */
 interface SavedState {
   readonly revision: number;
-  readonly fingerprint: string;
   readonly savedAt: string;
 }
 
@@ -78,7 +77,8 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
       const process = await startBlender(launcher, resource.id, dir, false);
       session = new BlenderSession(resource.id, dir, launcher, process, resource.revision, resource.content, undefined);
       try {
-        await session.writeSave(await process.load(resource.content), resource.revision);
+        await process.load(resource.content);
+        await session.writeSave(resource.revision);
       } catch (error) {
         await process.launched.kill().catch(() => undefined); // no half-built scene to re-attach to
         throw error;
@@ -129,7 +129,7 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
       const snapshot = await this.live((process) => process.snapshot());
       // A change not yet recorded becomes the next revision when the host observes it.
       const revision = jsonEqual(snapshot.scene, this.content) ? this.revision : this.revision + 1;
-      await this.writeSave(snapshot, revision);
+      await this.writeSave(revision);
       return { revision, path: join(this.dir, 'scene.blend') };
     });
   }
@@ -159,9 +159,9 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
     });
   }
 
-  private async writeSave(snapshot: Snapshot, revision: number): Promise<void> {
+  private async writeSave(revision: number): Promise<void> {
     await this.process.save(join(this.dir, 'scene.blend'));
-    writeJsonAtomic(join(this.dir, 'saved.json'), { revision, fingerprint: snapshot.fingerprint, savedAt: new Date().toISOString() } satisfies SavedState);
+    writeJsonAtomic(join(this.dir, 'saved.json'), { revision, savedAt: new Date().toISOString() } satisfies SavedState);
   }
 
   /** Runs `fn` on Blender, restarting it from the last save first when it is gone. */

@@ -35,7 +35,8 @@ describe('blender.scene in a host', () => {
 
   afterAll(async () => {
     if (host) await closeHostAndBlender(host);
-    rmSync(dir, { recursive: true, force: true });
+    // The jobs' detached supervisors may still be writing exit records as Blender dies: retry ENOTEMPTY.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   });
 
   const commit = (op: SceneOp, operator: `agent:${string}` | `human:${string}` = 'agent:builder') =>

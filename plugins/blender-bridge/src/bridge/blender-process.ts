@@ -82,7 +82,6 @@ export function socketPathFor(dir: string): string {
 
 export interface Snapshot {
   readonly scene: Scene;
-  readonly fingerprint: string;
 }
 
 export interface SupportFinding {

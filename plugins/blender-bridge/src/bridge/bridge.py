@@ -18,7 +18,6 @@ Blender prints to stdout, so nothing of the protocol goes there.
 Without a .blend the factory scene is emptied: the host builds the scene with `load`.
 """
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -65,12 +64,7 @@ def snapshot():
         "materials": [describe_material(bpy.data.materials[name]) for name in used],
         "activeCamera": bpy.context.scene.camera.name if bpy.context.scene.camera else None,
     }
-    return {"scene": scene, "fingerprint": fingerprint(scene)}
-
-
-def fingerprint(scene):
-    text = json.dumps(scene, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return {"scene": scene}
 
 
 def describe_object(obj):
@@ -176,7 +170,7 @@ def set_transform(obj, op):
 
 
 def build_primitive(name, primitive):
-    shape = primitive["shape"]
+    shape = primitive.get("shape")
     if shape == "cube":
         bpy.ops.mesh.primitive_cube_add(size=primitive.get("size", 2))
     elif shape == "plane":
@@ -215,9 +209,7 @@ def build_primitive(name, primitive):
 
 def op_add_object(op):
     require_new_name(op["name"])
-    if op["primitive"].get("shape") not in ("cube", "plane", "uv_sphere", "cylinder", "cone", "torus"):
-        raise BridgeError("invalid_op", f"unknown primitive shape {json.dumps(op['primitive'].get('shape'))}")
-    set_transform(build_primitive(op["name"], op["primitive"]), op)
+    set_transform(build_primitive(op["name"], op["primitive"]), op)  # an unknown shape raises before any change
 
 
 def op_delete_object(op):
@@ -397,8 +389,7 @@ def load_scene(scene):
         mat.diffuse_color = spec["baseColor"]
     for spec in scene["objects"]:
         obj = build_object(spec)
-        transform = {"location": spec["location"], "rotation": spec["rotation"], "scale": spec["scale"]}
-        set_transform(obj, transform)
+        set_transform(obj, spec)
         for mat_name in spec.get("materials", []):
             obj.data.materials.append(bpy.data.materials[mat_name])
         for mod in spec.get("modifiers", []):
@@ -407,7 +398,7 @@ def load_scene(scene):
     for spec in scene["objects"]:
         if spec.get("parent"):
             op_parent({"object": spec["name"], "parent": spec["parent"]})
-            set_transform(bpy.data.objects[spec["name"]], {"location": spec["location"], "rotation": spec["rotation"], "scale": spec["scale"]})
+            set_transform(bpy.data.objects[spec["name"]], spec)
     active = scene.get("activeCamera")
     bpy.context.scene.camera = bpy.data.objects[active] if active else None
 
