@@ -2,11 +2,11 @@
 // each op lands on exactly what Blender reports; a bad object name changes nothing; a save reopens
 // to the same scene; the GLB export parses in three.js with the scene's objects; the Cycles preview
 // is a picture, not a blank image; and check_support finds a floating wheel and its gap.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlenderProcess, childLauncher, socketPathFor } from '../src/bridge/blender-process';
-import { BridgeCommandError } from '../src/bridge/client';
+import { BridgeCommandError, BridgeGoneError } from '../src/bridge/client';
 import { initialScene, type Scene } from '../src/content';
 import { applySceneOp, completeOp, type SceneOp } from '../src/ops';
 import { gltfNodeNames } from './glb';
@@ -78,12 +78,21 @@ describe('the Blender bridge', () => {
     const file = join(dir, 'scene.blend');
     const before = await blender.snapshot();
     await blender.save(file);
-    const reopened = await BlenderProcess.start(childLauncher, { socketPath: join(dir, 'again.sock'), cwd: dir, name: 'reopen', blendFile: file });
+    const again = join(dir, 'again');
+    mkdirSync(again);
+    const reopened = await BlenderProcess.start(childLauncher, { socketPath: socketPathFor(again), cwd: dir, name: 'reopen', blendFile: file });
     try {
       expect(await reopened.snapshot()).toEqual(before);
     } finally {
       await reopened.stop();
     }
+  });
+
+  it('fails to start with the reason when the bridge cannot listen, instead of waiting', async () => {
+    const tooLong = join(dir, `${'x'.repeat(120)}.sock`);
+    const error = await BlenderProcess.start(childLauncher, { socketPath: tooLong, cwd: dir, name: 'bad socket' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BridgeGoneError);
+    expect(String((error as Error).message)).toMatch(/exited \(code 3.*could not listen on .*path too long/s);
   });
 
   it('exports a GLB that three.js parses, with every object in it', async () => {

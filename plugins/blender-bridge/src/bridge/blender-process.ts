@@ -73,11 +73,21 @@ export const childLauncher: Launcher = async ({ args, cwd }) => {
   };
 };
 
-/** Where a resource's bridge listens; a long directory gets a short path (sockets allow ~107 bytes). */
-export function socketPathFor(dir: string): string {
+/** Unix socket paths are limited to 107 bytes; a few are kept for the name's own margin. */
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/**
+ * Where a resource's bridge listens: beside the resource, or, when that path is too long for a
+ * socket, a name derived from the directory in the first short temporary directory ($TMPDIR can be
+ * long on CI runners, so /tmp is the last resort).
+ */
+export function socketPathFor(dir: string, tempDir = tmpdir()): string {
   const path = join(dir, 'blender.sock');
-  if (Buffer.byteLength(path) <= 100) return path;
-  return join(tmpdir(), `cowork-blender-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}.sock`);
+  if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return path;
+  const name = `cowork-blender-${createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 16)}.sock`;
+  const candidates = [tempDir, process.env.XDG_RUNTIME_DIR, '/tmp'].filter((d): d is string => !!d);
+  const short = candidates.map((d) => join(d, name)).find((p) => Buffer.byteLength(p) <= MAX_SOCKET_PATH_BYTES);
+  return short ?? join('/tmp', name);
 }
 
 export interface Snapshot {

@@ -659,7 +659,12 @@ def main():
     args = parser.parse_args(argv)
     if not bpy.data.filepath:
         clear_scene()
-    serve(args.socket)
+    try:
+        serve(args.socket)
+    except OSError as error:
+        # Blender ends a --python script's uncaught error with exit code 0; say why, and fail.
+        print(f"cowork bridge could not listen on {args.socket}: {error}", file=sys.stderr, flush=True)
+        sys.exit(3)
 
 
 main()
