@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlenderProcess, childLauncher, socketPathFor } from '../src/bridge/blender-process';
+import { Host } from '@cowork/host';
+import { BlenderProcess, childLauncher, jobLauncher, socketPathFor } from '../src/bridge/blender-process';
 import { BridgeCommandError, BridgeGoneError } from '../src/bridge/client';
 import { initialScene, type Scene } from '../src/content';
 import { applySceneOp, completeOp, type SceneOp } from '../src/ops';
@@ -93,6 +94,17 @@ describe('the Blender bridge', () => {
     const error = await BlenderProcess.start(childLauncher, { socketPath: tooLong, cwd: dir, name: 'bad socket' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeGoneError);
     expect(String((error as Error).message)).toMatch(/exited \(code 3.*could not listen on .*path too long/s);
+
+    // Run as a host job (as a session runs it), the error quotes the job's log.
+    const workspace = join(dir, 'workspace');
+    const host = await Host.open({ workspaceDir: workspace, plugins: [] });
+    try {
+      const asJob = await BlenderProcess.start(jobLauncher(host.jobs), { socketPath: tooLong, cwd: workspace, name: 'bad socket' }).catch((e: unknown) => e);
+      expect(asJob).toBeInstanceOf(BridgeGoneError);
+      expect(String((asJob as Error).message)).toMatch(/exit code 3.*it last said: .*could not listen on .*path too long.*jobs\//s);
+    } finally {
+      await host.close();
+    }
   });
 
   it('exports a GLB that three.js parses, with every object in it', async () => {

@@ -1,5 +1,8 @@
 import type { JobRecord } from '../store/job-records';
 import type { StartJobInput } from '../jobs/job-input';
+import type { LogQuery } from '../jobs/job-logs';
+import type { JobLogs } from '../jobs/job-service';
+import type { LogStream } from '../jobs/job-files';
 
 /**
  * The `external` revision semantics: an outside application (a Blender process) holds the state.
@@ -38,6 +41,8 @@ export interface ExternalJobs {
   start(input: StartJobInput): Promise<JobRecord>;
   get(id: string): Promise<JobRecord>;
   cancel(id: string): Promise<JobRecord>;
+  /** The last lines of its output: to say why an application that ended did so. */
+  logs(id: string, query: LogQuery & { stream?: LogStream }): Promise<JobLogs>;
 }
 
 export interface ExternalSession<Content, Op> {

@@ -45,13 +45,27 @@ export function jobHandle(jobs: ExternalJobs, jobId: string, pid: number | null)
     running: async () => (await jobs.get(jobId)).status === 'running',
     describeEnd: async () => {
       const job = await jobs.get(jobId);
-      return `job ${jobId} is ${job.status} (exit code ${job.exitCode}, signal ${job.signal}${job.error ? `, ${job.error}` : ''}); its logs are in the workspace's jobs/${jobId}/`;
+      const said = await lastWords(jobs, jobId);
+      return `job ${jobId} is ${job.status} (exit code ${job.exitCode}, signal ${job.signal}${job.error ? `, ${job.error}` : ''})${said ? `; it last said: ${said}` : ''}; its logs are in the workspace's jobs/${jobId}/`;
     },
     kill: async () => {
       await jobs.cancel(jobId);
     },
   };
 }
+
+/** The last lines Blender wrote to stderr (where a failing bridge says why), else to stdout. */
+async function lastWords(jobs: ExternalJobs, jobId: string): Promise<string> {
+  for (const stream of ['stderr', 'stdout'] as const) {
+    const { lines } = await jobs.logs(jobId, { stream, tail: LAST_WORDS_LINES }).catch(() => ({ lines: [] }));
+    const text = lines.map((line) => line.text.trim()).filter(Boolean).join(' | ');
+    if (text) return text.slice(-LAST_WORDS_CHARS);
+  }
+  return '';
+}
+
+const LAST_WORDS_LINES = 5;
+const LAST_WORDS_CHARS = 500;
 
 /** Blender as a plain child process: for a short-lived Blender (an export with no open session). */
 export const childLauncher: Launcher = async ({ args, cwd }) => {
