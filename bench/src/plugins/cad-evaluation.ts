@@ -3,11 +3,18 @@
  * 50-feature part (a plate, 24 holes each a cylinder and a cut, a chamfer of every top edge) in a
  * fresh worker and in a warm one, and exporting it to STEP, STL and GLB.
  *
+ * It also times a new part's first STEP export on a host just opened for one command (the kernel
+ * loads on that request) and on a long-lived host (a server), whose plugin start loaded it.
+ *
  * Cold figures start a new worker each sample (BENCH_CAD_COLD, default 3); warm figures change a
  * parameter each sample so that nothing is answered from a cache (BENCH_CAD_SAMPLES, default 10).
  * Prints figures; asserts nothing.
  */
-import { sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Host } from '@cowork/host';
+import { plugin, sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
 import { timed } from '../clock';
 
 const COLD = Number(process.env.BENCH_CAD_COLD ?? 3);
@@ -39,8 +46,31 @@ async function evaluated(kernel: CadKernel, part: Part): Promise<number> {
   return ms;
 }
 
+/**
+ * A new part's creation (its build is checked) and first STEP export on a freshly opened host; a
+ * long-lived one first waits for its start's load. Each sample's part is new to the kernel's cache.
+ */
+async function firstExport(longLived: boolean, sample: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-cad-'));
+  const host = await Host.open({ workspaceDir: dir, plugins: [plugin], pollMonitors: longLived });
+  try {
+    while (longLived && sharedKernel().state() !== 'ready') await new Promise((done) => setTimeout(done, 10));
+    const content = plate(5 + sample / 100 + (longLived ? 0.5 : 0));
+    return (await timed(async () => host.exports.export((await host.resources.create({ kind: 'cad.part', content, operator: 'human:bench' })).id, 'step')))[1];
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const kernel = sharedKernel();
+  const firstOnCommand: number[] = [];
+  const firstOnServer: number[] = [];
+  for (let i = 0; i < COLD; i++) {
+    firstOnCommand.push(await firstExport(false, i));
+    firstOnServer.push(await firstExport(true, i));
+  }
   const starts: number[] = [];
   const coldEvaluations: number[] = [];
   for (let i = 0; i < COLD; i++) {
@@ -65,6 +95,8 @@ async function main(): Promise<void> {
   await kernel.close();
   console.log('CAD kernel (replicad-opencascadejs 1.1.0 in one worker thread), 50-feature part');
   figures('cold start: worker + WASM load', starts);
+  figures('new part + STEP, host for one command', firstOnCommand);
+  figures('new part + STEP, server (loaded at start)', firstOnServer);
   figures('evaluation, first in a fresh worker', coldEvaluations);
   figures('evaluation, warm worker, new content', warm);
   figures('evaluation, same content again (cache)', cached);

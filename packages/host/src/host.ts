@@ -6,6 +6,7 @@ import { MonitorService } from './monitors/monitor-service';
 import { monitorTools } from './monitors/monitor-tools';
 import { definePlugin } from './plugins/define-plugin';
 import { textPlugin } from './plugins/builtin/text-plugin';
+import { closePlugins, startPlugins } from './plugins/lifecycle';
 import { loadPlugins, registerPlugins } from './plugins/loader';
 import { PluginRegistry, type PluginProblem } from './plugins/registry';
 import type { PluginDefinition } from './plugins/types';
@@ -67,6 +68,7 @@ export class Host {
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
+  private readonly onBackgroundError: (error: unknown) => void;
   private externalPoll: NodeJS.Timeout | undefined;
   private polling = false;
 
@@ -91,7 +93,7 @@ export class Host {
     this.imports = new ImportService(parts.resources, parts.registry);
     this.external = parts.external;
     if (parts.externalPollMs > 0) {
-      this.externalPoll = setInterval(() => void this.pollExternal(parts.onBackgroundError), parts.externalPollMs);
+      this.externalPoll = setInterval(() => void this.pollExternal(), parts.externalPollMs);
       this.externalPoll.unref();
     }
     this.views = new ViewService(parts.resources, parts.registry);
@@ -99,6 +101,7 @@ export class Host {
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;
     this.pluginProblems = parts.pluginProblems;
+    this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;
   }
 
   static async open(options: HostOptions): Promise<Host> {
@@ -136,6 +139,8 @@ export class Host {
       const external = new ExternalSessions({ workspaceDir, jobs });
       const resources = new ResourceService({ store, registry, events, limits, now, external });
       const coordinator = await Coordinator.open(store, now);
+      // Last, so that a start that fails leaves nothing else half-open.
+      pluginProblems.push(...(await startPlugins(registry.plugins(), { workspaceDir, longLived: options.pollMonitors !== false })));
       return new Host({
         workspaceDir,
         store,
@@ -160,18 +165,19 @@ export class Host {
   async close(): Promise<void> {
     clearInterval(this.externalPoll);
     await this.external.close();
+    await closePlugins(this.registry.plugins(), this.onBackgroundError);
     await this.monitors.close();
     await this.jobs.close();
     await this.store.close();
   }
 
   /** One pass of the external poll; a pass still running when the timer fires again is not doubled. */
-  private async pollExternal(onError?: (error: unknown) => void): Promise<void> {
+  private async pollExternal(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
       for (const id of this.external.openResourceIds()) {
-        await this.resources.syncExternal(id).catch((error: unknown) => (onError ?? defaultBackgroundError)(error));
+        await this.resources.syncExternal(id).catch((error: unknown) => this.onBackgroundError(error));
       }
     } finally {
       this.polling = false;
@@ -180,5 +186,5 @@ export class Host {
 }
 
 function defaultBackgroundError(error: unknown): void {
-  process.stderr.write(`cowork: external poll: ${String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(`cowork: ${String((error as Error)?.stack ?? error)}\n`);
 }

@@ -14,6 +14,7 @@ export type {
   JsonSchema,
   PluginDefinition,
   PluginManifest,
+  PluginStartContext,
   ResourceAccess,
   ResourceKind,
   RevisionSemantics,

@@ -5,6 +5,7 @@
  */
 import { definePlugin, type ToolDefinition } from '@cowork/host';
 import { assemblyKind } from './assembly/kind';
+import { sharedKernel } from './geometry/kernel';
 import { partKind } from './part/kind';
 import { cadCheckTool } from './tools/cad-check';
 import { cadEditTool } from './tools/cad-edit';
@@ -23,4 +24,7 @@ export const plugin = definePlugin({
   description: 'Parametric CAD parts and assemblies on OpenCascade (WASM): feature trees edited by ops, checked, exported to STEP, STL and GLB.',
   kinds: [partKind, assemblyKind],
   tools: [cadEditTool, cadCheckTool] as ToolDefinition[],
+  // A server loads OpenCascade (about half a second) when it starts, not on its first request.
+  start: ({ longLived }) => sharedKernel().acquire({ warm: longLived }),
+  close: () => sharedKernel().release(),
 });

@@ -23,6 +23,9 @@ export function checkPluginShape(plugin: PluginDefinition): string[] {
   }
   if (!Array.isArray(plugin.kinds)) problems.push('kinds must be an array');
   if (!Array.isArray(plugin.tools)) problems.push('tools must be an array');
+  for (const hook of ['start', 'close'] as const) {
+    if (plugin[hook] !== undefined && typeof plugin[hook] !== 'function') problems.push(`${hook} must be a function when given`);
+  }
   return problems;
 }
 

@@ -113,6 +113,23 @@ export interface PluginManifest {
   readonly description?: string;
   readonly kinds?: readonly ResourceKind[];
   readonly tools?: readonly ToolDefinition[];
+  /**
+   * Called once the host has opened, before it serves anything: warm what the first request would
+   * otherwise wait for (a WASM kernel). A throw is reported among the host's plugin problems; the
+   * plugin stays loaded.
+   */
+  start?(context: PluginStartContext): void | Promise<void>;
+  /** Called when the host closes, plugins in reverse order: release workers, browsers, files. */
+  close?(): void | Promise<void>;
+}
+
+export interface PluginStartContext {
+  readonly workspaceDir: string;
+  /**
+   * Whether this host runs for long (a server, an agent run) rather than for one short command;
+   * only a long-lived host is worth warming up for.
+   */
+  readonly longLived: boolean;
 }
 
 /** A manifest that went through `definePlugin`. */

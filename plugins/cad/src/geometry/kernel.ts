@@ -8,8 +8,9 @@ import type { Interference, KernelFailure, KernelReply, KernelRequest, KernelVal
 /**
  * The host side of the CAD worker: starts it on first use (never on the request path again),
  * queues requests to it, and remembers each content's evaluation (per content hash, so per
- * revision). An idle worker is `unref`'d so that it never keeps a process alive; a plugin has no
- * close hook, so it lives as long as the process.
+ * revision). An idle worker is `unref`'d so that it never keeps a process alive. Hosts `acquire` it
+ * when they start (a long-lived one loads OpenCascade at once) and `release` it when they close;
+ * the last release stops the worker.
  */
 export class KernelError extends Error {
   constructor(readonly failure: KernelFailure) {
@@ -28,6 +29,8 @@ export class CadKernel {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: KernelValue) => void; reject: (error: Error) => void }>();
   private readonly evaluations = new Map<string, Evaluation>();
+  private users = 0;
+  private loaded: Worker | undefined;
 
   /** Builds and measures a part; a part that does not build is an evaluation with `ok: false`. */
   async evaluate(part: Part): Promise<Evaluation> {
@@ -81,6 +84,25 @@ export class CadKernel {
     await this.call({ type: 'ready' });
   }
 
+  /** `stopped`: no worker; `loading`: OpenCascade is loading; `ready`: requests go straight to it. */
+  state(): 'stopped' | 'loading' | 'ready' {
+    if (!this.worker) return 'stopped';
+    return this.loaded === this.worker ? 'ready' : 'loading';
+  }
+
+  /** A host starts using the kernel; with `warm`, OpenCascade loads now, in the background. */
+  acquire(options: { warm: boolean }): void {
+    this.users++;
+    // A failed load is not lost: the first request that needs the kernel starts it again and fails with why.
+    if (options.warm) this.warm().catch(() => undefined);
+  }
+
+  /** A host stops using the kernel; the last one stops the worker (its evaluations stay cached). */
+  async release(): Promise<void> {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users === 0) await this.close();
+  }
+
   /** Stops the worker; the next request starts a new one. */
   async close(): Promise<void> {
     const worker = this.worker;
@@ -103,6 +125,7 @@ export class CadKernel {
     const worker = new Worker(workerScript(), { eval: true });
     worker.unref();
     worker.on('message', (reply: KernelReply) => {
+      this.loaded = worker; // it answers only once OpenCascade has loaded
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
