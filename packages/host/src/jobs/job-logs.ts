@@ -1,6 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { CoworkError } from '../errors';
-import { logFiles } from './rotating-log';
+import { closeLogFiles, openLogFiles, readRest } from './open-log-files';
 
 /** One line of a job's retained log; `n` counts from 1 at the oldest retained line. */
 export interface LogLine {
@@ -24,7 +23,12 @@ export interface LogSelection {
 
 /** Everything the rotated log at `path` still holds, oldest first. */
 export function readRetainedLog(path: string, keep: number): Buffer {
-  return Buffer.concat(logFiles(path, keep).map(readIfExists));
+  const files = openLogFiles(path, keep);
+  try {
+    return Buffer.concat(files.map((file) => readRest(file.fd, 0)));
+  } finally {
+    closeLogFiles(files);
+  }
 }
 
 /** Applies a query to a log's text; a bad regular expression is `invalid_input`. */
@@ -35,18 +39,18 @@ export function selectLines(text: string, query: LogQuery): LogSelection {
     throw new CoworkError('invalid_input', 'tail must be a non-negative integer', { field: 'tail', received: tail });
   }
   if (query.search === undefined) return { lines: lastN(all, tail), totalLines: all.length };
-  const pattern = compile(query.search);
+  const pattern = compilePattern(query.search);
   const matching = all.filter((line) => pattern.test(line.text));
   return { lines: lastN(matching, tail), totalLines: all.length, matches: matching.length };
 }
 
 /**
  * Reads what was appended to a rotated log since the last call, across rotations: the follower
- * remembers the current file by inode, so a file renamed to `path.1` is read to its end before the
- * new `path` is read from the start.
+ * remembers the current file by identity, so a file renamed to `path.1` is read to its end before
+ * the new `path` is read from the start.
  */
 export class LogFollower {
-  private ino: number | undefined;
+  private id: string | undefined;
   private offset = 0;
 
   constructor(
@@ -56,22 +60,20 @@ export class LogFollower {
 
   /** New bytes since the previous call (the first call returns the whole retained log). */
   read(): Buffer {
-    const files = logFiles(this.path, this.keep)
-      .map((file) => ({ file, ino: inodeOf(file) }))
-      .filter((entry): entry is { file: string; ino: number } => entry.ino !== undefined);
-    const at = files.findIndex((entry) => entry.ino === this.ino);
-    const parts: Buffer[] = [];
-    const from = at === -1 ? 0 : at;
-    for (let i = from; i < files.length; i++) {
-      const entry = files[i]!;
-      parts.push(readFrom(entry.file, i === at ? this.offset : 0));
+    const files = openLogFiles(this.path, this.keep);
+    try {
+      const at = files.findIndex((file) => file.id === this.id);
+      const parts: Buffer[] = [];
+      for (let i = at === -1 ? 0 : at; i < files.length; i++) parts.push(readRest(files[i]!.fd, i === at ? this.offset : 0));
+      const last = files[files.length - 1];
+      if (last) {
+        this.offset = (at === files.length - 1 ? this.offset : 0) + (parts[parts.length - 1]?.length ?? 0);
+        this.id = last.id;
+      }
+      return Buffer.concat(parts);
+    } finally {
+      closeLogFiles(files);
     }
-    const last = files[files.length - 1];
-    if (last) {
-      this.ino = last.ino;
-      this.offset = (at === files.length - 1 ? this.offset : 0) + (parts[parts.length - 1]?.length ?? 0);
-    }
-    return Buffer.concat(parts);
   }
 }
 
@@ -86,7 +88,8 @@ function lastN<T>(items: T[], n: number): T[] {
   return n === 0 ? [] : items.slice(-n);
 }
 
-function compile(search: string): RegExp {
+/** A search pattern as a regular expression; a bad one is `invalid_input`. */
+export function compilePattern(search: string): RegExp {
   try {
     return new RegExp(search);
   } catch (error) {
@@ -97,41 +100,4 @@ function compile(search: string): RegExp {
   }
 }
 
-function readIfExists(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-    throw error;
-  }
-}
 
-function inodeOf(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-function readFrom(path: string, offset: number): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return Buffer.alloc(0);
-  }
-  try {
-    const chunks: Buffer[] = [];
-    for (let position = offset; ; ) {
-      const chunk = Buffer.alloc(64 * 1024);
-      const bytes = readSync(fd, chunk, 0, chunk.length, position);
-      if (bytes === 0) break;
-      chunks.push(chunk.subarray(0, bytes));
-      position += bytes;
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    closeSync(fd);
-  }
-}

@@ -9,7 +9,8 @@ import { newId } from '../util/ids';
 import { isPlainObject } from '../util/json';
 import { checkJobInput, type StartJobInput } from './job-input';
 import { jobPaths, readJsonFile, writeJsonAtomic, type CancelFile, type JobSpec, type LogLimits, type LogStream } from './job-files';
-import { LogFollower, readRetainedLog, selectLines, type LogQuery, type LogSelection } from './job-logs';
+import { LogFollower, compilePattern, readRetainedLog, selectLines, type LogQuery, type LogSelection } from './job-logs';
+import { LogMatchCounter } from './log-match-counter';
 import { JobWatcher } from './job-watcher';
 import { launchSupervisor } from './launch';
 import { observe, signalJob } from './observe';
@@ -179,6 +180,12 @@ export class JobService {
   async readLog(id: string, stream: LogStream): Promise<string> {
     await this.get(id);
     return readRetainedLog(jobPaths(this.workspaceDir, id).log(stream), this.keptLogs(id)).toString('utf8');
+  }
+
+  /** Counts the lines of a stream's retained log that match `search`, reading only what was appended since its last count. */
+  async logMatchCounter(id: string, stream: LogStream, search: string): Promise<LogMatchCounter> {
+    await this.get(id);
+    return new LogMatchCounter(jobPaths(this.workspaceDir, id).log(stream), this.keptLogs(id), compilePattern(search));
   }
 
   /** A reader of what a stream's log gains from now on (its first read returns the retained log). */

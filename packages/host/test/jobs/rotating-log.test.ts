@@ -44,4 +44,20 @@ describe('rotating log', () => {
     log.close();
     expect(readRetainedLog(path, 0).toString()).toBe('-tail');
   });
+
+  it('follows a new file that took the inode of the one rotation deleted', () => {
+    // With keep 0 rotation deletes the file and creates a new one, which usually gets the same
+    // inode number: the follower must still read the new file from its start.
+    const path = join(dir, 'reuse.log');
+    const log = new RotatingLog(path, { maxBytes: 10, keep: 0 });
+    const follower = new LogFollower(path, 0);
+    log.write(Buffer.from('aaaaaaaaaa'));
+    expect(follower.read().toString()).toBe('aaaaaaaaaa');
+    log.write(Buffer.from('bbb'));
+    expect(follower.read().toString()).toBe('bbb');
+    log.write(Buffer.from('ccccccc'));
+    log.write(Buffer.from('dddddddddddd'));
+    expect(follower.read().toString()).toBe('dd');
+    log.close();
+  });
 });

@@ -1,0 +1,72 @@
+/**
+ * What one poll of a `job_log` monitor costs on a long job's log: a job writes about 30 MiB (its
+ * log rotates into three 10 MiB files), then a line every 100 ms, like a training run. Each poll
+ * counts the lines matching a pattern two ways: reading the whole retained log (`jobs.logs` with
+ * `search`, what the monitor did before) and with the incremental counter the monitor now keeps
+ * (`jobs.logMatchCounter`), which reads only what was appended. Both must give the same count.
+ *
+ * BENCH_LOG_MIB (default 30), BENCH_LOG_POLLS (default 20). Prints figures; asserts nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Host } from '@cowork/host';
+import { timed } from '../clock';
+import { machineLine } from './report';
+
+const MIB = Number(process.env.BENCH_LOG_MIB ?? 30);
+const POLLS = Number(process.env.BENCH_LOG_POLLS ?? 20);
+const PATTERN = '^step \\d+ loss=';
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-joblog-'));
+  const host = await Host.open({ workspaceDir: dir, pollMonitors: false });
+  try {
+    const script = `head -c ${MIB * 1024 * 1024} /dev/zero | tr '\\0' x | fold -w 99; i=0; while true; do i=$((i+1)); echo "step $i loss=0.$i"; sleep 0.1; done`;
+    const job = await host.jobs.start({ command: 'bash', args: ['-c', script], cwd: dir, name: 'bench log writer' });
+    // Wait for the bulk to be written: the first step line marks its end.
+    for (;;) {
+      const logs = await host.jobs.logs(job.id, { search: PATTERN, tail: 1 });
+      if ((logs.matches ?? 0) > 0) break;
+      await sleep(200);
+    }
+    const counter = await host.jobs.logMatchCounter(job.id, 'stdout', PATTERN);
+    const [, firstCount] = await timed(async () => counter.count());
+    const full: number[] = [];
+    const incremental: number[] = [];
+    let disagreements = 0;
+    for (let i = 0; i < POLLS; i++) {
+      await sleep(250);
+      const [counted, incrementalMs] = await timed(async () => counter.count());
+      const [logs, fullMs] = await timed(() => host.jobs.logs(job.id, { search: PATTERN, tail: 1 }));
+      // A line may land between the two reads; only a count that stays apart is a disagreement.
+      if (counted.matches !== logs.matches && counter.count().matches !== logs.matches) disagreements += 1;
+      full.push(fullMs);
+      incremental.push(incrementalMs);
+    }
+    await host.jobs.cancel(job.id);
+    console.log(`job_log monitor poll on a ${MIB} MiB rotated log gaining a line every 100 ms, ${POLLS} polls (${machineLine()})`);
+    console.log(figures('whole retained log read per poll', full));
+    console.log(figures('incremental counter per poll', incremental));
+    console.log(`incremental counter's first count (reads everything once): ${firstCount.toFixed(1)} ms`);
+    console.log(`counts that disagreed: ${disagreements}`);
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+function figures(label: string, samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): string => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
+  return `${label.padEnd(36)} p50 ${at(0.5)} ms   p90 ${at(0.9)} ms   max ${at(1)} ms`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
