@@ -25,7 +25,7 @@ export interface LogSelection {
 export function readRetainedLog(path: string, keep: number): Buffer {
   const files = openLogFiles(path, keep);
   try {
-    return Buffer.concat(files.map((file) => readRest(file.fd, 0)));
+    return Buffer.concat(files.map((file) => readRest(file.fd, 0, file.size)));
   } finally {
     closeLogFiles(files);
   }
@@ -64,7 +64,7 @@ export class LogFollower {
     try {
       const at = files.findIndex((file) => file.id === this.id);
       const parts: Buffer[] = [];
-      for (let i = at === -1 ? 0 : at; i < files.length; i++) parts.push(readRest(files[i]!.fd, i === at ? this.offset : 0));
+      for (let i = at === -1 ? 0 : at; i < files.length; i++) parts.push(readRest(files[i]!.fd, i === at ? this.offset : 0, files[i]!.size));
       const last = files[files.length - 1];
       if (last) {
         this.offset = (at === files.length - 1 ? this.offset : 0) + (parts[parts.length - 1]?.length ?? 0);
@@ -99,5 +99,3 @@ export function compilePattern(search: string): RegExp {
     });
   }
 }
-
-

@@ -1,4 +1,4 @@
-import { closeLogFiles, openLogFiles, readChunk } from './open-log-files';
+import { closeLogFiles, openLogFiles, readChunks } from './open-log-files';
 
 export interface LogMatchCount {
   /** Retained lines that match. */
@@ -48,7 +48,7 @@ export class LogMatchCounter {
         let state = this.files.get(id);
         if (!state || size < state.readTo) state = emptyState(); // shorter than read: not the file it was
         this.files.set(id, state);
-        this.readNew(fd, state);
+        this.readNew(fd, state, size);
         retained.push(state);
       }
     } finally {
@@ -59,10 +59,8 @@ export class LogMatchCounter {
     return this.total(retained);
   }
 
-  private readNew(fd: number, state: FileState): void {
-    for (;;) {
-      const chunk = readChunk(fd, state.readTo);
-      if (chunk.length === 0) return;
+  private readNew(fd: number, state: FileState, size: number): void {
+    for (const chunk of readChunks(fd, state.readTo, size)) {
       state.readTo += chunk.length;
       let rest = chunk;
       if (!state.hasNewline) {

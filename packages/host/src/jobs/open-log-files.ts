@@ -46,22 +46,20 @@ export function closeLogFiles(files: readonly OpenLogFile[]): void {
   for (const file of files) closeSync(file.fd);
 }
 
-/** Up to a chunk of the file from `position`; empty at its end. */
-export function readChunk(fd: number, position: number): Buffer {
-  const chunk = Buffer.alloc(CHUNK_BYTES);
-  const bytes = readSync(fd, chunk, 0, chunk.length, position);
-  return chunk.subarray(0, bytes);
+/** The file's bytes from `position` up to `end` (its size when it was opened), a chunk at a time. */
+export function* readChunks(fd: number, position: number, end: number): Generator<Buffer> {
+  for (let at = position; at < end; ) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - at));
+    const bytes = readSync(fd, chunk, 0, chunk.length, at);
+    if (bytes === 0) return; // cut short since it was opened: not for a log, which only grows
+    yield chunk.subarray(0, bytes);
+    at += bytes;
+  }
 }
 
-/** Everything in the file from `position`. */
-export function readRest(fd: number, position: number): Buffer {
-  const chunks: Buffer[] = [];
-  for (let at = position; ; ) {
-    const chunk = readChunk(fd, at);
-    if (chunk.length === 0) return Buffer.concat(chunks);
-    chunks.push(chunk);
-    at += chunk.length;
-  }
+/** Everything in the file from `position` to `end`. */
+export function readRest(fd: number, position: number, end: number): Buffer {
+  return Buffer.concat([...readChunks(fd, position, end)]);
 }
 
 function identityOf(path: string): string | undefined {
