@@ -4,12 +4,13 @@
  */
 import { definePlugin } from '@cowork/host';
 import { webAppKind } from './app/kind';
+import { sharedChromium } from './check/browser';
 import { webCheckTool } from './check/tool';
 
 export { webAppKind } from './app/kind';
 export { webCheckTool, type CheckInput } from './check/tool';
 export { runCheck, type CheckOptions, type CheckResult, type StepResult } from './check/run-check';
-export { launchBrowser, DEBIAN_CHROMIUM, type CheckBrowser } from './check/browser';
+export { launchBrowser, sharedChromium, DEBIAN_CHROMIUM, type CheckBrowser } from './check/browser';
 export type { Step } from './check/steps';
 export type { BinaryFile, TextFile, WebApp, WebFile } from './app/content';
 export type { WebAppOp } from './app/ops';
@@ -23,4 +24,7 @@ export const plugin = definePlugin({
   description: 'Web apps: files edited by fine-grained ops, served live at /apps/<id>/, exported as a zip, checked in headless Chromium.',
   kinds: [webAppKind],
   tools: [webCheckTool()],
+  // A server keeps one Chromium for its checks (each in a fresh context) instead of starting one per check.
+  start: ({ longLived }) => sharedChromium().acquire({ warm: longLived }),
+  close: () => sharedChromium().release(),
 });

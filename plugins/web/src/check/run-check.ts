@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { WebApp } from '../app/content';
 import { APP_ORIGIN, serveApp } from './app-routes';
-import { launchBrowser } from './browser';
+import { sharedChromium } from './browser';
 import { PageErrors } from './page-errors';
 import { StepFailure, performStep } from './step-actions';
 import { DEFAULT_STEP_TIMEOUT_MS, type Step } from './steps';
@@ -47,14 +47,14 @@ export interface CheckOptions {
 }
 
 /**
- * Opens `app` in a fresh headless Chromium and runs the steps in order, the way a reviewer tries
+ * Opens `app` in a fresh headless Chromium context and runs the steps in order, the way a reviewer tries
  * an interactive deliverable. A step fails when its action or assertion fails within its timeout,
  * or when the page throws an uncaught error while it runs (console.error messages are reported
  * but fail nothing). By default every step runs even after a failure, so one check reports every
  * broken part of an app; later steps may then fail as a consequence of an earlier one.
  */
 export async function runCheck(app: WebApp, options: CheckOptions): Promise<CheckResult> {
-  const browser = await launchBrowser({ executablePath: options.executablePath, viewport: options.viewport ?? { width: 1280, height: 800 } });
+  const browser = await sharedChromium().open({ executablePath: options.executablePath, viewport: options.viewport ?? { width: 1280, height: 800 } });
   try {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     const errors = new PageErrors(page, app.entry);

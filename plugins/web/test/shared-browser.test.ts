@@ -1,0 +1,75 @@
+// Invariant: a long-lived host keeps one Chromium for its web checks (started when the host starts)
+// and each check runs in a fresh context of it; a Chromium that died is started again by the next
+// check; closing the host stops it. A host for one short command starts no browser up front.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Host, type Json } from '@cowork/host';
+import { plugin, sampleApp, sharedChromium, type CheckResult } from '../src';
+
+const dirs: string[] = [];
+async function open(options: { pollMonitors?: boolean } = {}): Promise<Host> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-web-shared-'));
+  dirs.push(dir);
+  return Host.open({ workspaceDir: dir, plugins: [plugin], ...options });
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Chromium's main processes started by this test process. */
+function chromiumChildren(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'chromium'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await condition()) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+async function check(host: Host, id: string): Promise<CheckResult> {
+  const result = await host.registry.tool('web_check')!.tool.handler({ resourceId: id, steps: [{ action: 'assert_text', selector: 'h1', contains: 'Packing' }] } as unknown as Json, {
+    operator: 'agent:reviewer',
+    signal: new AbortController().signal,
+    host: { workspaceDir: host.workspaceDir, resources: host.resources },
+  });
+  return result.content as unknown as CheckResult;
+}
+
+it('starts no browser for a short command', async () => {
+  const host = await open({ pollMonitors: false });
+  expect(await sharedChromium().isRunning()).toBe(false);
+  await host.close();
+  expect(chromiumChildren()).toEqual([]);
+});
+
+it('keeps one Chromium for the checks of a long-lived host, restarts it after a crash, and stops it on close', async () => {
+  const host = await open();
+  await until(() => sharedChromium().isRunning(), 'the shared Chromium runs');
+  const [browserPid] = chromiumChildren();
+  expect(browserPid).toBeDefined();
+  const { id } = await host.resources.create({ kind: 'web.app', content: sampleApp('packing-planner'), operator: 'human:ann' });
+
+  expect((await check(host, id)).passed).toBe(true);
+  expect((await check(host, id)).passed).toBe(true);
+  expect(chromiumChildren()).toEqual([browserPid]);
+
+  process.kill(browserPid!, 'SIGKILL');
+  await until(async () => !(await sharedChromium().isRunning()), 'the killed Chromium is seen gone');
+  expect((await check(host, id)).passed).toBe(true);
+  expect(chromiumChildren()).toHaveLength(1);
+  expect(chromiumChildren()).not.toEqual([browserPid]);
+
+  await host.close();
+  expect(await sharedChromium().isRunning()).toBe(false);
+  await until(() => chromiumChildren().length === 0, 'Chromium has exited');
+});
