@@ -8,7 +8,9 @@
  * are the object's own (relative to its parent, which keeps the object where it was when it was
  * parented). A mesh's `primitive` is how the host made it (null for a mesh made in Blender by
  * someone else); `dimensions` is its evaluated bounding box size (modifiers included) times its
- * own scale (not its parents').
+ * own scale (not its parents'). `editHash` is null while the mesh is the primitive the host made,
+ * and otherwise a hash of its vertices and faces: a vertex moved in Blender inside the bounding box
+ * is a change too.
  */
 export type Vec3 = [number, number, number];
 export type Rgba = [number, number, number, number];
@@ -42,7 +44,7 @@ export type SceneObject = {
   parent: string | null;
   materials: string[];
   modifiers: Modifier[];
-  mesh?: { primitive: Primitive | null; dimensions: Vec3 };
+  mesh?: { primitive: Primitive | null; dimensions: Vec3; editHash?: string | null };
   light?: { type: LightType; energy: number; color: Vec3 };
   camera?: { lens: number };
 };
@@ -85,7 +87,7 @@ const OBJECT_SCHEMA = {
     },
     mesh: {
       type: 'object',
-      properties: { primitive: { type: ['object', 'null'], required: ['shape'] }, dimensions: VEC3_SCHEMA },
+      properties: { primitive: { type: ['object', 'null'], required: ['shape'] }, dimensions: VEC3_SCHEMA, editHash: { type: ['string', 'null'] } },
       required: ['primitive', 'dimensions'],
       additionalProperties: false,
     },
@@ -133,7 +135,7 @@ export function initialScene(): Scene {
         parent: null,
         materials: [],
         modifiers: [],
-        mesh: { primitive: { shape: 'cube', size: 2 }, dimensions: [2, 2, 2] },
+        mesh: { primitive: { shape: 'cube', size: 2 }, dimensions: [2, 2, 2], editHash: null },
       },
     ],
     materials: [],

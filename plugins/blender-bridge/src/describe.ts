@@ -68,6 +68,7 @@ function describeObject(o: SceneObject): string {
   if (o.rotation.some((a) => a !== 0)) parts.push(`rotated (${vec(o.rotation)})°`);
   if (o.scale.some((s) => s !== 1)) parts.push(`scaled (${vec(o.scale)})`);
   if (o.mesh) parts.push(`size ${o.mesh.dimensions.join(' x ')} m`);
+  if (o.mesh?.primitive && o.mesh.editHash) parts.push('geometry edited in Blender');
   if (o.parent) parts.push(`child of ${o.parent}`);
   if (o.materials.length > 0) parts.push(`material ${o.materials.join(', ')}`);
   if (o.modifiers.length > 0) parts.push(`modifiers ${o.modifiers.map((m) => `${m.name} (${m.type} ${JSON.stringify(m.params)})`).join(', ')}`);
@@ -99,6 +100,9 @@ function objectChanges(a: SceneObject, b: SceneObject): string[] {
   field('rotation', a.rotation, b.rotation, (v: Vec3) => `(${vec(v)})°`);
   field('scale', a.scale, b.scale, (v: Vec3) => `(${vec(v)})`);
   field('size', a.mesh?.dimensions, b.mesh?.dimensions, (v?: Vec3) => (v ? v.join(' x ') : 'none'));
+  if ((a.mesh?.editHash ?? null) !== (b.mesh?.editHash ?? null) && a.mesh && b.mesh) {
+    changes.push(b.mesh.editHash === null ? 'mesh back to its primitive' : 'mesh geometry edited');
+  }
   field('parent', a.parent, b.parent, (v: string | null) => v ?? 'none');
   field('materials', a.materials, b.materials, (v: string[]) => (v.length ? v.join(', ') : 'none'));
   field('modifiers', a.modifiers, b.modifiers, (v: SceneObject['modifiers']) => (v.length ? v.map((m) => `${m.name} (${m.type})`).join(', ') : 'none'));

@@ -162,7 +162,7 @@ export function applySceneOp(scene: Scene, raw: SceneOp): Scene {
       const scale = op.scale ?? [1, 1, 1];
       const object: SceneObject = {
         ...newObject(op.name, 'mesh', op),
-        mesh: { primitive, dimensions: scaled(primitiveDimensions(primitive), scale) },
+        mesh: { primitive, dimensions: scaled(primitiveDimensions(primitive), scale), editHash: null },
       };
       return withObjects(scene, [...scene.objects, object]);
     }

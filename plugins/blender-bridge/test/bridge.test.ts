@@ -142,7 +142,10 @@ describe('the Blender bridge', () => {
 
   it('rebuilds a mesh made outside the host (no primitive recorded) as a box of its recorded size', async () => {
     const [cube] = initialScene().objects;
-    const outside: Scene = { ...initialScene(), objects: [{ ...cube!, name: 'Rock', scale: [2, 1, 1], mesh: { primitive: null, dimensions: [3, 1.5, 0.5] } }] };
-    expect((await blender.load(outside)).scene).toEqual(outside);
+    const outside: Scene = { ...initialScene(), objects: [{ ...cube!, name: 'Rock', scale: [2, 1, 1], mesh: { primitive: null, dimensions: [3, 1.5, 0.5], editHash: 'its-own-shape' } }] };
+    // Its own shape is not recorded, so the stand-in has another geometry, and says so.
+    const loaded = (await blender.load(outside)).scene;
+    expect(loaded).toEqual({ ...outside, objects: [{ ...outside.objects[0]!, mesh: { primitive: null, dimensions: [3, 1.5, 0.5], editHash: expect.stringMatching(/^[0-9a-f]{16}$/) } }] });
+    expect(loaded.objects[0]!.mesh!.editHash).not.toBe('its-own-shape');
   });
 });

@@ -113,6 +113,30 @@ describe('blender.scene in a host', () => {
     expect(diff).toContain('+ added Toolbox');
   });
 
+  it('records a vertex moved inside Blender as an external revision, though the size stays the same', async () => {
+    const before = await host.resources.get(id);
+    const cubeBefore = (before.content as Scene).objects.find((o) => o.name === 'Cube')!;
+    expect(cubeBefore.mesh!.editHash).toBeNull();
+    const outsider = await BridgeClient.connect(socketPathFor(join(dir, 'resources', id)));
+    // A cube's vertex pulled halfway to the centre: the bounding box (and so the size) is unchanged.
+    await outsider.request('run_script', { code: "bpy.data.objects['Cube'].data.vertices[0].co *= 0.5" });
+    outsider.close();
+
+    await host.resources.syncExternal(id);
+    const after = await host.resources.get(id);
+    expect(after.revision).toBe(before.revision + 1);
+    const [change] = await host.resources.changes(id, { since: before.revision });
+    expect(change).toMatchObject({ action: 'external', operator: 'app:blender-bridge' });
+    const cube = (after.content as Scene).objects.find((o) => o.name === 'Cube')!;
+    expect(cube.mesh!.dimensions).toEqual(cubeBefore.mesh!.dimensions);
+    expect(cube.mesh!.editHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(await host.resources.diff(id, before.revision, after.revision)).toContain('~ Cube: mesh geometry edited');
+    expect(await host.resources.summarize(id)).toContain('geometry edited in Blender');
+    // Nothing more changed: the next look records nothing.
+    await host.resources.syncExternal(id);
+    expect((await host.resources.get(id)).revision).toBe(after.revision);
+  });
+
   it('refuses an unknown object as invalid_op, naming the objects, and records nothing', async () => {
     const before = await host.resources.get(id);
     const error = await commit({ type: 'set_material', object: 'Whell', material: 'Rubber' }).catch((e: unknown) => e);

@@ -18,6 +18,8 @@ Blender prints to stdout, so nothing of the protocol goes there.
 Without a .blend the factory scene is emptied: the host builds the scene with `load`.
 """
 import argparse
+import array
+import hashlib
 import json
 import math
 import os
@@ -30,6 +32,8 @@ import bpy
 
 PROTOCOL = 1
 PRIMITIVE_KEY = "cowork_primitive"
+# The geometry hash of a primitive as the host made it: a mesh that no longer has it was edited.
+MESH_HASH_KEY = "cowork_mesh_hash"
 # A mesh whose lowest point is within this of the surface below it rests on that surface.
 SUPPORT_TOLERANCE_M = 0.001
 STATE = {"stopping": False}
@@ -80,12 +84,33 @@ def describe_object(obj):
     }
     if obj.type == "MESH":
         stored = obj.get(PRIMITIVE_KEY)
-        out["mesh"] = {"primitive": json.loads(stored) if stored else None, "dimensions": local_dimensions(obj)}
+        geometry = geometry_hash(obj.data)
+        out["mesh"] = {
+            "primitive": json.loads(stored) if stored else None,
+            "dimensions": local_dimensions(obj),
+            # null while the mesh is the primitive the host made; once edited, the hash of what it is,
+            # so that a vertex moved inside its bounding box is a change too.
+            "editHash": None if stored and obj.get(MESH_HASH_KEY) == geometry else geometry,
+        }
     elif obj.type == "LIGHT":
         out["light"] = {"type": obj.data.type.lower(), "energy": num(obj.data.energy), "color": vec(obj.data.color)}
     elif obj.type == "CAMERA":
         out["camera"] = {"lens": num(obj.data.lens)}
     return out
+
+
+def geometry_hash(mesh):
+    """A short hash of a mesh's vertex positions (exact float32 bits) and of its faces."""
+    co = array.array("f", bytes(4 * 3 * len(mesh.vertices)))
+    mesh.vertices.foreach_get("co", co)
+    loops = array.array("i", bytes(4 * len(mesh.loops)))
+    mesh.loops.foreach_get("vertex_index", loops)
+    sizes = array.array("i", bytes(4 * len(mesh.polygons)))
+    mesh.polygons.foreach_get("loop_total", sizes)
+    digest = hashlib.blake2b(digest_size=8)
+    for part in (co, loops, sizes):
+        digest.update(part.tobytes())
+    return digest.hexdigest()
 
 
 def local_dimensions(obj):
@@ -200,6 +225,7 @@ def build_primitive(name, primitive):
     obj.name = name
     obj.data.name = name
     obj[PRIMITIVE_KEY] = json.dumps(primitive, sort_keys=True)
+    obj[MESH_HASH_KEY] = geometry_hash(obj.data)
     # The operator links to the active collection; keep every object in the scene's own collection.
     for collection in list(obj.users_collection):
         collection.objects.unlink(obj)
@@ -412,6 +438,7 @@ def build_object(spec):
         # A mesh made outside the host: its shape is not recorded, so a box of its size stands in.
         obj = build_primitive(spec["name"], {"shape": "cube", "size": 1})
         del obj[PRIMITIVE_KEY]
+        del obj[MESH_HASH_KEY]
         dims = spec["mesh"]["dimensions"]
         scale = spec["scale"]
         obj.data.transform(mathutils_scale([d / s if s else d for d, s in zip(dims, scale)]))
