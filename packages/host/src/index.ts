@@ -80,3 +80,6 @@ export type { CreateMonitorInput } from './monitors/monitor-input';
 export { parseCron, nextCronTime, type CronSchedule } from './monitors/cron';
 export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from './store/monitor-records';
 export { createServer, type CoworkServer, type ServerOptions } from './server/create-server';
+/** Helpers plugins share with the host: JSON equality, and files written whole or not at all (fsynced). */
+export { jsonEqual } from './util/json';
+export { writeFileAtomic, writeJsonAtomic } from './jobs/job-files';

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CoworkError, rejectOp, type ExternalContext, type ExternalObservation, type ExternalResource, type ExternalSession } from '@cowork/host';
+import { CoworkError, jsonEqual, rejectOp, writeJsonAtomic, type ExternalContext, type ExternalObservation, type ExternalResource, type ExternalSession } from '@cowork/host';
 import { BlenderProcess, jobHandle, jobLauncher, socketPathFor, type Launcher, type Snapshot, type SupportFinding } from './bridge/blender-process';
 import { BridgeCommandError, BridgeGoneError } from './bridge/client';
 import type { Scene } from './content';
@@ -217,19 +217,4 @@ function readJson<T>(path: string): T | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Written whole or not at all: a crash mid-write leaves the previous file. */
-function writeJsonAtomic(path: string, value: unknown): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, path);
-}
-
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as never)[k], (b as never)[k]));
 }

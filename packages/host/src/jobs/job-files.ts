@@ -88,7 +88,7 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 
 /** Writes `text` so that `path` holds either the old file or the whole new one, durably (temp file, fsync, rename, fsync of the directory). */
 export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.tmp`;
+  const temp = `${path}.${process.pid}.tmp`; // per process: two writers never share a half-written temp file
   const fd = openSync(temp, 'w');
   try {
     writeSync(fd, text);
