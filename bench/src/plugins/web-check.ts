@@ -1,7 +1,7 @@
 /**
  * The web plugin's costs through a real Host: Chromium's launch (headless, a fresh context) and
  * close, the `web_check` tool's ten-step interaction on the packing planner (a whole tool call:
- * read the revision, open a fresh context, load, ten steps, close) on a server, which keeps one
+ * read the revision, open a fresh context, load, ten steps, close) on a host, which keeps one
  * Chromium for its checks, and the same check run with no host holding one, starting its own; the
  * time of each step inside it, and the zip export of an app of 50 files.
  *
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     console.log(`web plugin: Chromium ${'/usr/bin/chromium'}, headless, a fresh context per check`);
     console.log(`chromium launch (launch + new context)      ${figures(launches)}`);
     console.log(`chromium close                              ${figures(closes)}`);
-    console.log(`web_check, ten steps on the packing planner, whole tool call, server (shared Chromium)   ${figures(checks)}`);
+    console.log(`web_check, ten steps on the packing planner, whole tool call, on a host (shared Chromium)   ${figures(checks)}`);
     console.log(`the same check starting its own Chromium (no host holding one)   ${figures(perCheckBrowser)}`);
     for (const [action, samples] of perStep) console.log(`  step ${action.padEnd(12)} ${figures(samples)}`);
     console.log(`zip export through host.exports, 50 files, ${(appBytes / 1024).toFixed(0)} KiB -> ${(zipBytes / 1024).toFixed(0)} KiB   ${figures(zips)}`);

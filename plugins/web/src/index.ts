@@ -24,7 +24,7 @@ export const plugin = definePlugin({
   description: 'Web apps: files edited by fine-grained ops, served live at /apps/<id>/, exported as a zip, checked in headless Chromium.',
   kinds: [webAppKind],
   tools: [webCheckTool()],
-  // A server keeps one Chromium for its checks (each in a fresh context) instead of starting one per check.
-  start: ({ longLived }) => sharedChromium().acquire({ warm: longLived }),
+  // A host keeps one Chromium for its checks (each in a fresh context) instead of starting one per check.
+  start: () => sharedChromium().acquire(),
   close: () => sharedChromium().release(),
 });

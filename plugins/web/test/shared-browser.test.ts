@@ -1,6 +1,6 @@
-// Invariant: a long-lived host keeps one Chromium for its web checks (started when the host starts)
-// and each check runs in a fresh context of it; a Chromium that died is started again by the next
-// check; closing the host stops it. A host for one short command starts no browser up front.
+// Invariant: a host keeps one Chromium for its web checks, started by the first check (not by the
+// host), and each check runs in a fresh context of it; a Chromium that died is started again by the
+// next check; closing the host stops it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,10 @@ import { Host, type Json } from '@cowork/host';
 import { plugin, sampleApp, sharedChromium, type CheckResult } from '../src';
 
 const dirs: string[] = [];
-async function open(options: { pollMonitors?: boolean } = {}): Promise<Host> {
+async function open(): Promise<Host> {
   const dir = mkdtempSync(join(tmpdir(), 'cowork-web-shared-'));
   dirs.push(dir);
-  return Host.open({ workspaceDir: dir, plugins: [plugin], ...options });
+  return Host.open({ workspaceDir: dir, plugins: [plugin] });
 }
 
 afterAll(() => {
@@ -45,21 +45,16 @@ async function check(host: Host, id: string): Promise<CheckResult> {
   return result.content as unknown as CheckResult;
 }
 
-it('starts no browser for a short command', async () => {
-  const host = await open({ pollMonitors: false });
-  expect(await sharedChromium().isRunning()).toBe(false);
-  await host.close();
-  expect(chromiumChildren()).toEqual([]);
-});
-
-it('keeps one Chromium for the checks of a long-lived host, restarts it after a crash, and stops it on close', async () => {
+it('starts Chromium on the first check, keeps it for the next ones, restarts it after a crash, and stops it on close', async () => {
   const host = await open();
-  await until(() => sharedChromium().isRunning(), 'the shared Chromium runs');
-  const [browserPid] = chromiumChildren();
-  expect(browserPid).toBeDefined();
+  expect(await sharedChromium().isRunning()).toBe(false);
+  expect(chromiumChildren()).toEqual([]);
   const { id } = await host.resources.create({ kind: 'web.app', content: sampleApp('packing-planner'), operator: 'human:ann' });
 
   expect((await check(host, id)).passed).toBe(true);
+  const [browserPid] = chromiumChildren();
+  expect(browserPid).toBeDefined();
+  expect(await sharedChromium().isRunning()).toBe(true);
   expect((await check(host, id)).passed).toBe(true);
   expect(chromiumChildren()).toEqual([browserPid]);
 

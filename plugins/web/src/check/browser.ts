@@ -39,18 +39,18 @@ export async function launchBrowser(options: BrowserOptions): Promise<CheckBrows
 }
 
 /**
- * Debian's Chromium kept running while a long-lived host uses the web plugin (its `start` and
- * `close`), so that a check does not pay the browser's start (about 0.35 s) each time. Each check
+ * Debian's Chromium kept running while a host uses the web plugin (its `start` and `close`), so
+ * that only the first check pays the browser's start (about 0.25 s), not every one. It starts on
+ * the first check, not with the host: a server that never checks an app runs no browser. Each check
  * still gets a fresh context. With no host holding it, or for another executable, a check starts
- * its own browser as before. A browser that crashed or was closed is started again.
+ * its own browser. A browser that crashed or was closed is started again by the next check.
  */
 export class SharedChromium {
   private users = 0;
   private browser: Promise<Browser> | undefined;
 
-  acquire(options: { warm: boolean }): void {
+  acquire(): void {
     this.users++;
-    if (options.warm) this.running().catch(() => undefined); // a failed start is retried, and reported, by the first check
   }
 
   async release(): Promise<void> {
