@@ -15,6 +15,8 @@ export type {
   PluginDefinition,
   PluginManifest,
   PluginStartContext,
+  CheckContentContext,
+  ResourceReader,
   ResourceAccess,
   ResourceKind,
   RevisionSemantics,

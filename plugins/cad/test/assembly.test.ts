@@ -58,3 +58,65 @@ it('reports the shared volume of overlapping parts and none once they only touch
   expect(read).toMatchObject({ valid: true, solids: 3 });
   expect(read.volume).toBeCloseTo(3000, 3);
 });
+
+// A part people edit on its own, used by an assembly at the revision it names.
+describe('a part referred to by revision', () => {
+  const box = (width: number) => part([{ id: 'b', type: 'box', width, depth: 10, height: 10 }]);
+
+  it('is read at its revision for checks and exports, moves to a newer one only by set_part_ref, and is edited in its own resource', async () => {
+    const bracket = await host.resources.create({ kind: 'cad.part', content: box(10), operator: 'human:ann' });
+    const content: Assembly = { units: 'mm', parts: [cube('base', [0, 0, 0]), { id: 'bracket', ref: { resourceId: bracket.id, revision: 0 }, placement: { translate: [20, 0, 0] } }] };
+    const asm = await host.resources.create({ kind: 'cad.assembly', content, operator: 'human:ann' });
+    expect(await host.resources.summarize(asm.id)).toContain(`[bracket] at (20, 0, 0), ${bracket.id} revision 0`);
+
+    // Someone widens the bracket in its own resource: the assembly still uses revision 0.
+    await host.resources.commit(bracket.id, { baseRevision: 0, op: { type: 'edit_feature', id: 'b', set: { width: 30 } }, operator: 'human:bo' });
+    const before = (await check(asm.id)).content as { parts: { id: string; volume: number }[]; interferences: unknown[] };
+    expect(before.parts.map((p) => [p.id, Math.round(p.volume)])).toEqual([['base', 1000], ['bracket', 1000]]);
+
+    // An agent moves the assembly to revision 1, and places the wider bracket into the base.
+    await host.resources.commit(asm.id, { baseRevision: 0, op: { type: 'set_part_ref', id: 'bracket', revision: 1 }, operator: 'agent:a1' });
+    await host.resources.commit(asm.id, { baseRevision: 1, op: { type: 'place_part', id: 'bracket', placement: { translate: [-5, 0, 0] } }, operator: 'agent:a1' });
+    const after = (await check(asm.id)).content as { parts: { id: string; volume: number }[]; interferences: { a: string; b: string; volume: number }[] };
+    expect(after.parts.map((p) => [p.id, Math.round(p.volume)])).toEqual([['base', 1000], ['bracket', 3000]]);
+    expect(after.interferences).toEqual([{ a: 'base', b: 'bracket', volume: expect.closeTo(1000, 6) }]);
+    expect(await host.resources.diff(asm.id, 0, 1)).toContain(`part [bracket]: ${bracket.id} revision 0 → ${bracket.id} revision 1`);
+
+    // Revision 0 of the assembly still exports the narrow bracket.
+    writeFileSync(join(dir, 'ref-r0.step'), (await host.exports.export(asm.id, 'step', { revision: 0 })).data);
+    writeFileSync(join(dir, 'ref-r2.step'), (await host.exports.export(asm.id, 'step')).data);
+    expect(freecadRead(join(dir, 'ref-r0.step')).volume).toBeCloseTo(2000, 3);
+    expect(freecadRead(join(dir, 'ref-r2.step')).volume).toBeCloseTo(4000, 3);
+
+    const edit = await host.resources
+      .commit(asm.id, { baseRevision: 2, op: { type: 'edit_part', id: 'bracket', op: { type: 'set_parameter', name: 'x', value: 1 } }, operator: 'agent:a1' })
+      .catch((e: unknown) => e);
+    expect(edit).toMatchObject({ code: 'invalid_op', message: expect.stringContaining(`refers to ${bracket.id}: edit that cad.part, then set_part_ref`) });
+  });
+
+  it('refuses a reference to a revision, resource or kind that is not there, and writes nothing', async () => {
+    const bracket = await host.resources.create({ kind: 'cad.part', content: box(10), operator: 'human:ann' });
+    const note = await host.resources.create({ kind: 'text', operator: 'human:ann' });
+    const withRef = (resourceId: string, revision: number): Assembly => ({ units: 'mm', parts: [{ id: 'p', ref: { resourceId, revision }, placement: { translate: [0, 0, 0] } }] });
+
+    await expect(host.resources.create({ kind: 'cad.assembly', content: withRef(bracket.id, 3), operator: 'human:ann' })).rejects.toMatchObject({
+      code: 'invalid_content',
+      message: expect.stringContaining(`part [p] refers to ${bracket.id} revision 3, but its newest revision is 0`),
+    });
+    await expect(host.resources.create({ kind: 'cad.assembly', content: withRef('r_missing', 0), operator: 'human:ann' })).rejects.toMatchObject({
+      message: expect.stringContaining('there is no such resource'),
+    });
+    await expect(host.resources.create({ kind: 'cad.assembly', content: withRef(note.id, 0), operator: 'human:ann' })).rejects.toMatchObject({
+      message: expect.stringContaining('which is a text, not a cad.part'),
+    });
+    const both = { units: 'mm', parts: [{ id: 'p', part: box(10), ref: { resourceId: bracket.id, revision: 0 }, placement: { translate: [0, 0, 0] } }] };
+    await expect(host.resources.create({ kind: 'cad.assembly', content: both as unknown as Json, operator: 'human:ann' })).rejects.toMatchObject({ code: 'invalid_content' });
+
+    const asm = await host.resources.create({ kind: 'cad.assembly', content: withRef(bracket.id, 0), operator: 'human:ann' });
+    await expect(host.resources.commit(asm.id, { baseRevision: 0, op: { type: 'set_part_ref', id: 'p', revision: 7 }, operator: 'agent:a1' })).rejects.toMatchObject({
+      code: 'invalid_op',
+      message: expect.stringContaining('its newest revision is 0'),
+    });
+    expect((await host.resources.get(asm.id)).revision).toBe(0);
+  });
+});

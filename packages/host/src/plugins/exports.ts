@@ -23,6 +23,8 @@ export interface ExportContext {
   /** A fresh, empty directory for scratch files; removed when the export ends. */
   readonly workDir: string;
   readonly signal: AbortSignal;
+  /** Other resources, for a content that refers to them (an assembly's `cad.part` revisions). */
+  readonly resources: import('./types').ResourceReader;
 }
 
 /** What an export produced, ready to serve or save. */

@@ -37,7 +37,7 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
    * the content it would produce, outside the write lock (so it may be slow and async). Problems
    * refuse it (`invalid_content` on create, `invalid_op` on a commit) and nothing is written.
    */
-  checkContent?(content: Content, context: { readonly signal: AbortSignal }): readonly string[] | Promise<readonly string[]>;
+  checkContent?(content: Content, context: CheckContentContext): readonly string[] | Promise<readonly string[]>;
   /**
    * Applies an op to the content, returning the new content without mutating the old one.
    * Throw `rejectOp(...)` when the op does not apply to this content (an index out of range).
@@ -61,6 +61,17 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
 
 /** What a tool needs granted before it may run; resource access is per kind. */
 export type ResourceAccess = 'read' | 'draft' | 'propose' | 'commit';
+
+/**
+ * Read access to the workspace's resources, for a kind whose content refers to other resources (an
+ * assembly naming `cad.part` revisions): its checks and exports resolve the references with it.
+ */
+export type ResourceReader = Pick<import('../resources/types').ResourceApi, 'get' | 'contentAt'>;
+
+export interface CheckContentContext {
+  readonly signal: AbortSignal;
+  readonly resources: ResourceReader;
+}
 
 export interface ToolPermission {
   readonly access: ResourceAccess;

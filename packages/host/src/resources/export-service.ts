@@ -41,7 +41,7 @@ export class ExportService {
     const workDir = mkdtempSync(join(tmpdir(), 'cowork-export-'));
     try {
       const data = await callPluginAsync(registered.plugin, `export ${format}`, () =>
-        exporter.export(content, { resourceId: id, revision, workDir, signal: options.signal ?? new AbortController().signal }),
+        exporter.export(content, { resourceId: id, revision, workDir, signal: options.signal ?? new AbortController().signal, resources: this.resources }),
       );
       if (!(data instanceof Uint8Array)) {
         throw new CoworkError('plugin_failed', `plugin ${registered.plugin} export ${format} did not return bytes`, { plugin: registered.plugin, format });

@@ -1,6 +1,7 @@
 import { CoworkError, isCoworkError } from '../errors';
 import { callPlugin, callPluginAsync, schemaProblems, type RegisteredKind } from '../plugins/registry';
 import type { Json } from '../store/records';
+import type { ResourceReader } from '../plugins/types';
 import { checkJsonSize, serialiseChecked } from './input-checks';
 
 /**
@@ -82,10 +83,10 @@ export function applyOpsSerialised(registered: RegisteredKind, content: Json, op
  * caller decides the code: a content given on create is `invalid_content`, one an op would make
  * is `invalid_op`.
  */
-export async function checkContentDomain(registered: RegisteredKind, content: Json, code: 'invalid_content' | 'invalid_op'): Promise<void> {
+export async function checkContentDomain(registered: RegisteredKind, content: Json, code: 'invalid_content' | 'invalid_op', resources: ResourceReader): Promise<void> {
   const check = registered.kind.checkContent;
   if (!check) return;
-  const problems = await callPluginAsync(registered.plugin, 'checkContent', async () => check.call(registered.kind, content, { signal: new AbortController().signal }));
+  const problems = await callPluginAsync(registered.plugin, 'checkContent', async () => check.call(registered.kind, content, { signal: new AbortController().signal, resources }));
   if (problems.length === 0) return;
   const what = code === 'invalid_op' ? 'the op would make content' : 'the content';
   throw new CoworkError(code, `${what} the ${registered.kind.name} kind refuses: ${problems.join('; ')}`, { kind: registered.kind.name, problems: [...problems] });

@@ -63,7 +63,7 @@ export class ResourceService implements ResourceApi {
         ? callPlugin(kind.plugin, 'initialContent', () => kind.kind.initialContent())
         : request.content;
     const checked = validateContent(kind, content, this.deps.limits.maxContentBytes);
-    await checkContentDomain(kind, checked, 'invalid_content');
+    await checkContentDomain(kind, checked, 'invalid_content', this);
     const key = request.idempotencyKey && `create:${request.idempotencyKey}`;
     const record = await this.deps.store.transaction(async (tx) => {
       if (key) {
@@ -129,7 +129,7 @@ export class ResourceService implements ResourceApi {
     if (!kind.kind.checkContent) return;
     const head = await this.deps.store.read((tx) => this.requireHead(tx, id));
     if (head.revision !== baseRevision) return;
-    await checkContentDomain(kind, applyOps(kind, head.content, ops, this.deps.limits.maxContentBytes), 'invalid_op');
+    await checkContentDomain(kind, applyOps(kind, head.content, ops, this.deps.limits.maxContentBytes), 'invalid_op', this);
   }
 
   /**

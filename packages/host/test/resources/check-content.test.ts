@@ -61,3 +61,42 @@ it('refuses a created content, a commit and an acceptance the kind rejects, writ
     await host.dispose();
   }
 });
+
+it('lets checkContent and exports read other resources: a label that names a bag revision', async () => {
+  type Label = { bag: string; revision: number };
+  const labelKind = defineKind<Label, { revision: number }>({
+    name: 'test.label',
+    description: 'Names a revision of a bag',
+    revisionSemantics: 'host',
+    contentSchema: { type: 'object', properties: { bag: { type: 'string' }, revision: { type: 'integer' } }, required: ['bag', 'revision'] },
+    opSchema: { type: 'object', properties: { revision: { type: 'integer' } }, required: ['revision'] },
+    initialContent: () => ({ bag: '', revision: 0 }),
+    applyOp: (content, op) => ({ ...content, revision: op.revision }),
+    summarize: (content) => `${content.bag}@${content.revision}`,
+    diff: () => '',
+    checkContent: async (content, { resources }) => {
+      const bag = await resources.get(content.bag);
+      return content.revision > bag.revision ? [`${content.bag} has no revision ${content.revision}`] : [];
+    },
+    exports: {
+      txt: {
+        mediaType: 'text/plain',
+        extension: 'txt',
+        export: async (content, { resources }) => Buffer.from(((await resources.contentAt(content.bag, content.revision)) as Bag).items.join(',')),
+      },
+    },
+  });
+  const host = await openTempHost({ plugins: [definePlugin({ name: 'bag', version: '1.0.0', kinds: [bagKind, labelKind] })] });
+  try {
+    const bag = await host.resources.create({ kind: 'test.bag', content: { items: ['a'] }, operator: 'human:ann' });
+    await host.resources.commit(bag.id, { baseRevision: 0, op: { add: 'b' }, operator: 'human:ann' });
+    const label = await host.resources.create({ kind: 'test.label', content: { bag: bag.id, revision: 0 }, operator: 'human:ann' });
+    expect(Buffer.from((await host.exports.export(label.id, 'txt')).data).toString()).toBe('a');
+    await host.resources.commit(label.id, { baseRevision: 0, op: { revision: 1 }, operator: 'agent:a1' });
+    expect(Buffer.from((await host.exports.export(label.id, 'txt')).data).toString()).toBe('a,b');
+    const refused = await caught(() => host.resources.commit(label.id, { baseRevision: 1, op: { revision: 5 }, operator: 'agent:a1' }));
+    expect([refused.code, refused.details?.problems]).toEqual(['invalid_op', [`${bag.id} has no revision 5`]]);
+  } finally {
+    await host.dispose();
+  }
+});

@@ -1,6 +1,7 @@
 import { CoworkError, asToolResult, defineTool, type Json } from '@cowork/host';
 import { sharedKernel, type Evaluation } from '../geometry/kernel';
 import type { Assembly } from '../assembly/content';
+import { resolveParts } from '../assembly/resolve';
 import type { Part } from '../part/content';
 
 type Input = { resourceId: string; revision?: number };
@@ -35,11 +36,11 @@ export const cadCheckTool = defineTool<Input>({
       const head = { resourceId: resource.id, kind: resource.kind, revision };
       if (resource.kind === 'cad.part') return { ...head, ...(await kernel.evaluate(content as Part)) } as Json;
       if (resource.kind !== 'cad.assembly') throw new CoworkError('invalid_input', `resource ${resource.id} is a ${resource.kind}; cad_check reads cad.part and cad.assembly`);
-      const assembly = content as Assembly;
+      const resolved = await resolveParts(content as Assembly, resources);
       const parts: ({ id: string } & Evaluation)[] = [];
-      for (const p of assembly.parts) parts.push({ id: p.id, ...(await kernel.evaluate(p.part)) });
+      for (const p of resolved) parts.push({ id: p.id, ...(await kernel.evaluate(p.part)) });
       const ok = parts.every((p) => p.ok);
-      const interferences = ok ? await kernel.interferences(assembly.parts.map((p) => ({ name: p.id, part: p.part, placement: p.placement }))) : [];
+      const interferences = ok ? await kernel.interferences(resolved.map((p) => ({ name: p.id, part: p.part, placement: p.placement }))) : [];
       return { ...head, ok, parts, interferences } as unknown as Json;
     }),
 });
