@@ -1,8 +1,7 @@
 // Invariant: a host keeps one Chromium for its web checks, started by the first check (not by the
 // host), and each check runs in a fresh context of it; a Chromium that died is started again by the
 // next check; closing the host stops it.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
@@ -19,13 +18,21 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Chromium's main processes started by this test process. */
+/** Chromium's main processes started by this test process (read from /proc: no procps needed). */
 function chromiumChildren(): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'chromium'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the 4th field of /proc/<pid>/stat, after "pid (comm) state".
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('chromium')) children.push(Number(entry));
+    } catch {
+      // the process ended while it was read
+    }
   }
+  return children;
 }
 
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
