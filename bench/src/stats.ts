@@ -25,3 +25,15 @@ export function percentile(sorted: Float64Array, p: number): number {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
+
+/**
+ * One printed line of latency figures: `label  p50 … ms   p99 … ms   min … ms   max … ms   (n=N)`,
+ * the label padded to `width`. With few samples (a cold start timed three times) p99 is the max
+ * and min shows the spread.
+ */
+export function latencyLine(label: string, samplesMs: readonly number[], width = 44): string {
+  const s = summarizeLatencies(samplesMs);
+  const min = samplesMs.length === 0 ? Number.NaN : Math.min(...samplesMs);
+  const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1).padStart(7)} ms`;
+  return `${label.padEnd(width)} p50 ${ms(s.p50Ms)}   p99 ${ms(s.p99Ms)}   min ${ms(min)}   max ${ms(s.maxMs)}   (n=${samplesMs.length})`;
+}

@@ -2,7 +2,7 @@
  * Invariant: percentiles are nearest-rank, so every figure reported is a latency that was actually
  * observed; no samples gives NaN rather than a zero that would read as "fast".
  */
-import { percentile, summarizeLatencies } from '../src/stats';
+import { latencyLine, percentile, summarizeLatencies } from '../src/stats';
 
 describe('latency percentiles', () => {
   it('picks the nearest-rank sample', () => {
@@ -21,5 +21,10 @@ describe('latency percentiles', () => {
     const summary = summarizeLatencies([]);
     expect(summary.p50Ms).toBeNaN();
     expect(summary.p99Ms).toBeNaN();
+  });
+
+  it('prints p50, p99, min and max of the samples on one line', () => {
+    expect(latencyLine('start', [30, 10, 20], 8)).toBe('start    p50    20.0 ms   p99    30.0 ms   min    10.0 ms   max    30.0 ms   (n=3)');
+    expect(latencyLine('poll', [0.25], 4)).toBe('poll p50    0.25 ms   p99    0.25 ms   min    0.25 ms   max    0.25 ms   (n=1)');
   });
 });

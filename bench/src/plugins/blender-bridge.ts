@@ -12,17 +12,14 @@ import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
 import { BlenderProcess, childLauncher, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
 import { timed } from '../clock';
-import { summarizeLatencies } from '../stats';
+import { latencyLine } from '../stats';
 
 const OPS = Number(process.env.BENCH_BLENDER_OPS ?? 200);
 const STARTS = 5;
 const EXPORTS = 3;
 const OBJECTS = 20;
 
-function line(label: string, samples: number[]): void {
-  const s = summarizeLatencies(samples);
-  console.log(`${label.padEnd(44)} p50 ${s.p50Ms.toFixed(1).padStart(7)} ms   p99 ${s.p99Ms.toFixed(1).padStart(7)} ms   max ${s.maxMs.toFixed(1).padStart(7)} ms   (n=${samples.length})`);
-}
+const line = (label: string, samples: number[]): void => console.log(latencyLine(label, samples));
 
 const move = (i: number): Json => ({ type: 'set_transform', object: `Box${i % OBJECTS}`, location: [i % 7, (i * 3) % 5, 0.5 + (i % 11) / 10] });
 

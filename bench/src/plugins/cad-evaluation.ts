@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { Host } from '@cowork/host';
 import { plugin, sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
 import { timed } from '../clock';
+import { latencyLine } from '../stats';
 
 const COLD = Number(process.env.BENCH_CAD_COLD ?? 3);
 const SAMPLES = Number(process.env.BENCH_CAD_SAMPLES ?? 10);
@@ -34,11 +35,7 @@ function plate(thickness: number): Part {
   return { units: 'mm', parameters: { w: 200, d: 100, t: thickness, r: 4 }, features };
 }
 
-function figures(label: string, samples: number[]): void {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  console.log(`${label.padEnd(44)} median ${median.toFixed(1)} ms   min ${sorted[0]!.toFixed(1)} ms   max ${sorted[sorted.length - 1]!.toFixed(1)} ms   (${samples.length} samples)`);
-}
+const figures = (label: string, samples: number[]): void => console.log(latencyLine(label, samples));
 
 async function evaluated(kernel: CadKernel, part: Part): Promise<number> {
   const [evaluation, ms] = await timed(() => kernel.evaluate(part));

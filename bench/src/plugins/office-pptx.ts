@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host } from '@cowork/host';
 import { plugin, type Presentation, type Slide } from '@cowork/plugin-office';
-import { summarizeLatencies } from '../stats';
+import { latencyLine } from '../stats';
 
 const SAMPLES = Number(process.env.BENCH_OFFICE_SAMPLES ?? 10);
 const WARMUP = 2;
@@ -66,10 +66,7 @@ async function main(): Promise<void> {
         imports.push(elapsed);
       }
     }
-    const show = (name: string, samples: number[]): void => {
-      const s = summarizeLatencies(samples);
-      console.log(`${name.padEnd(22)} p50 ${s.p50Ms.toFixed(1)} ms   p99 ${s.p99Ms.toFixed(1)} ms   max ${s.maxMs.toFixed(1)} ms`);
-    };
+    const show = (name: string, samples: number[]): void => console.log(latencyLine(name, samples, 22));
     console.log(`office.presentation, 20 slides, ${SAMPLES} samples`);
     show('pptx export', exports);
     show('pptx import (create)', imports);

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
+import { latencyLine } from '../stats';
 import { launchBrowser, plugin, PACKING_PLANNER_STEPS, runCheck, sampleApp, type CheckResult, type WebApp } from '@cowork/plugin-web';
 
 const SAMPLES = Number(process.env.BENCH_WEB_SAMPLES ?? 5);
@@ -28,12 +29,6 @@ function fiftyFiles(): WebApp {
   for (let i = 0; i < 4; i++) files[i === 0 ? 'index.html' : `page-${i}.html`] = { text: `<!doctype html>\n<title>Page ${i}</title>\n${'<p>text</p>\n'.repeat(100)}` };
   files['img/noise.bin'] = { base64: Buffer.from(Array.from({ length: 20 * 1024 }, (_, i) => (i * 2654435761) >>> 24)).toString('base64') };
   return { entry: 'index.html', files };
-}
-
-function figures(samples: readonly number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  return `median ${median.toFixed(1)} ms   min ${sorted[0]!.toFixed(1)} ms   max ${sorted.at(-1)!.toFixed(1)} ms   (n=${sorted.length})`;
 }
 
 /** Whole web_check tool calls of the ten steps on the packing planner, after one warm-up. */
@@ -112,12 +107,12 @@ async function main(): Promise<void> {
     const appBytes = Object.values(app.files).reduce((sum, f) => sum + ('text' in f ? Buffer.byteLength(f.text) : (f.base64.length * 3) / 4), 0);
 
     console.log(`web plugin: Chromium ${'/usr/bin/chromium'}, headless, a fresh context per check`);
-    console.log(`chromium launch (launch + new context)      ${figures(launches)}`);
-    console.log(`chromium close                              ${figures(closes)}`);
-    console.log(`web_check, ten steps on the packing planner, whole tool call, on a host (shared Chromium)   ${figures(checks)}`);
-    console.log(`the same check starting its own Chromium (no host holding one)   ${figures(perCheckBrowser)}`);
-    for (const [action, samples] of perStep) console.log(`  step ${action.padEnd(12)} ${figures(samples)}`);
-    console.log(`zip export through host.exports, 50 files, ${(appBytes / 1024).toFixed(0)} KiB -> ${(zipBytes / 1024).toFixed(0)} KiB   ${figures(zips)}`);
+    console.log(latencyLine('chromium launch (launch + new context)', launches, 64));
+    console.log(latencyLine('chromium close', closes, 64));
+    console.log(latencyLine('web_check, ten steps, on a host (shared Chromium)', checks, 64));
+    console.log(latencyLine('the same check starting its own Chromium', perCheckBrowser, 64));
+    for (const [action, samples] of perStep) console.log(latencyLine(`  step ${action}`, samples, 64));
+    console.log(latencyLine(`zip export, 50 files, ${(appBytes / 1024).toFixed(0)} KiB -> ${(zipBytes / 1024).toFixed(0)} KiB`, zips, 64));
   } finally {
     await host.close();
     rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host } from '@cowork/host';
 import { timed } from '../clock';
+import { latencyLine } from '../stats';
 import { machineLine } from './report';
 
 const MIB = Number(process.env.BENCH_LOG_MIB ?? 30);
@@ -46,20 +47,14 @@ async function main(): Promise<void> {
     }
     await host.jobs.cancel(job.id);
     console.log(`job_log monitor poll on a ${MIB} MiB rotated log gaining a line every 100 ms, ${POLLS} polls (${machineLine()})`);
-    console.log(figures('whole retained log read per poll', full));
-    console.log(figures('incremental counter per poll', incremental));
+    console.log(latencyLine('whole retained log read per poll', full, 36));
+    console.log(latencyLine('incremental counter per poll', incremental, 36));
     console.log(`incremental counter's first count (reads everything once): ${firstCount.toFixed(1)} ms`);
     console.log(`counts that disagreed: ${disagreements}`);
   } finally {
     await host.close();
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
-}
-
-function figures(label: string, samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): string => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
-  return `${label.padEnd(36)} p50 ${at(0.5)} ms   p90 ${at(0.9)} ms   max ${at(1)} ms`;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host } from '@cowork/host';
-import { summarizeLatencies } from '../stats';
+import { latencyLine } from '../stats';
 
 const SAMPLES = Number(process.env.BENCH_JOB_SAMPLES ?? 20);
 const WARMUP = 2;
@@ -30,9 +30,8 @@ async function main(): Promise<void> {
       if (i >= WARMUP) samples.push(elapsed);
       await host.jobs.cancel(job.id, { graceMs: 0 });
     }
-    const s = summarizeLatencies(samples);
     console.log(`job start: JobService.start -> running job with recorded pid and start time, ${SAMPLES} samples (synchronous=FULL)`);
-    console.log(`p50 ${s.p50Ms.toFixed(1)} ms   p99 ${s.p99Ms.toFixed(1)} ms   max ${s.maxMs.toFixed(1)} ms`);
+    console.log(latencyLine('JobService.start', samples, 20));
   } finally {
     await host.close();
     rmSync(dir, { recursive: true, force: true });
