@@ -99,9 +99,8 @@ export function socketPathFor(dir: string, tempDir = tmpdir()): string {
   const path = join(dir, 'blender.sock');
   if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return path;
   const name = `cowork-blender-${createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 16)}.sock`;
-  const candidates = [tempDir, process.env.XDG_RUNTIME_DIR, '/tmp'].filter((d): d is string => !!d);
-  const short = candidates.map((d) => join(d, name)).find((p) => Buffer.byteLength(p) <= MAX_SOCKET_PATH_BYTES);
-  return short ?? join('/tmp', name);
+  const short = [tempDir, process.env.XDG_RUNTIME_DIR].map((d) => d && join(d, name)).find((p) => p && Buffer.byteLength(p) <= MAX_SOCKET_PATH_BYTES);
+  return short || join('/tmp', name);
 }
 
 export interface Snapshot {

@@ -61,7 +61,7 @@ export class SharedChromium {
     await (await browser?.catch(() => undefined))?.close().catch(() => undefined);
   }
 
-  /** Whether a shared browser is running now (tests and the bench read it). */
+  /** Whether a shared browser is running now. */
   async isRunning(): Promise<boolean> {
     return (await this.browser?.catch(() => undefined))?.isConnected() ?? false;
   }
