@@ -10,10 +10,7 @@
  * parameter each sample so that nothing is answered from a cache (BENCH_CAD_SAMPLES, default 10).
  * Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost } from '@cowork/host';
 import { plugin, sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';
@@ -48,15 +45,13 @@ async function evaluated(kernel: CadKernel, part: Part): Promise<number> {
  * long-lived one first waits for its start's load. Each sample's part is new to the kernel's cache.
  */
 async function firstExport(longLived: boolean, sample: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-cad-'));
-  const host = await Host.open({ workspaceDir: dir, plugins: [plugin], pollMonitors: longLived });
+  const host = await openTempHost({ plugins: [plugin], pollMonitors: longLived, prefix: 'cowork-bench-cad-' });
   try {
     while (longLived && sharedKernel().state() !== 'ready') await new Promise((done) => setTimeout(done, 10));
     const content = plate(5 + sample / 100 + (longLived ? 0.5 : 0));
     return (await timed(async () => host.exports.export((await host.resources.create({ kind: 'cad.part', content, operator: 'human:bench' })).id, 'step')))[1];
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

@@ -10,10 +10,7 @@
  *
  * BENCH_OFFICE_RUNS (default 3) runs per row. Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, type Json, type ToolContext } from '@cowork/host';
+import { openTempHost, type Host, type Json, type ToolContext } from '@cowork/host';
 import { plugin } from '@cowork/plugin-office';
 import { machineLine } from '../runtime/report';
 import { formatTable, ms } from '../server/table';
@@ -35,8 +32,7 @@ interface Subject {
 type Row = [string, string, string, string, string, string];
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-office-'));
-  const host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+  const host = await openTempHost({ plugins: [plugin], prefix: 'cowork-bench-office-' });
   const rows: Row[] = [];
   try {
     for (const subject of [deckSubject(), documentSubject()]) {
@@ -69,8 +65,7 @@ async function main(): Promise<void> {
     console.log(machineLine());
     console.log(formatTable(['subject', 'export', 'pages', 'median ms', 'min ms', 'max ms'], rows, 2));
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

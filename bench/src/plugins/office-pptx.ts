@@ -6,10 +6,7 @@
  *
  * BENCH_OFFICE_SAMPLES (default 10), after 2 warm-up rounds. Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost } from '@cowork/host';
 import { plugin, type Presentation, type Slide } from '@cowork/plugin-office';
 import { latencyLine } from '../stats';
 
@@ -43,8 +40,7 @@ function deck(): Presentation {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-office-'));
-  const host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+  const host = await openTempHost({ plugins: [plugin], prefix: 'cowork-bench-office-' });
   const exports: number[] = [];
   const imports: number[] = [];
   let bytes = 0;
@@ -73,8 +69,7 @@ async function main(): Promise<void> {
     console.log(`pptx size              ${(bytes / 1024).toFixed(1)} KiB`);
     console.log(`summary                ${summary.length} chars (~${Math.round(summary.length / 4)} tokens)`);
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host, type Json } from '@cowork/host';
+import { openTempHost, type Host, type Json } from '@cowork/host';
 import { latencyLine } from '../stats';
 import { launchBrowser, plugin, PACKING_PLANNER_STEPS, runCheck, sampleApp, type CheckResult, type WebApp } from '@cowork/plugin-web';
 
@@ -73,8 +73,7 @@ async function ownBrowserChecks(): Promise<number[]> {
 
 async function main(): Promise<void> {
   const perCheckBrowser = await ownBrowserChecks();
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-web-'));
-  const host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+  const host = await openTempHost({ plugins: [plugin], prefix: 'cowork-bench-web-' });
   try {
     const launches: number[] = [];
     const closes: number[] = [];
@@ -114,8 +113,7 @@ async function main(): Promise<void> {
     for (const [action, samples] of perStep) console.log(latencyLine(`  step ${action}`, samples, 64));
     console.log(latencyLine(`zip export, 50 files, ${(appBytes / 1024).toFixed(0)} KiB -> ${(zipBytes / 1024).toFixed(0)} KiB`, zips, 64));
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

@@ -7,10 +7,7 @@
  *
  * BENCH_LOG_MIB (default 30), BENCH_LOG_POLLS (default 20). Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost } from '@cowork/host';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';
 import { machineLine } from './report';
@@ -20,11 +17,10 @@ const POLLS = Number(process.env.BENCH_LOG_POLLS ?? 20);
 const PATTERN = '^step \\d+ loss=';
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-joblog-'));
-  const host = await Host.open({ workspaceDir: dir, pollMonitors: false });
+  const host = await openTempHost({ pollMonitors: false, prefix: 'cowork-bench-joblog-' });
   try {
     const script = `head -c ${MIB * 1024 * 1024} /dev/zero | tr '\\0' x | fold -w 99; i=0; while true; do i=$((i+1)); echo "step $i loss=0.$i"; sleep 0.1; done`;
-    const job = await host.jobs.start({ command: 'bash', args: ['-c', script], cwd: dir, name: 'bench log writer' });
+    const job = await host.jobs.start({ command: 'bash', args: ['-c', script], cwd: host.dir, name: 'bench log writer' });
     // Wait for the bulk to be written: the first step line marks its end.
     for (;;) {
       const logs = await host.jobs.logs(job.id, { search: PATTERN, tail: 1 });
@@ -52,8 +48,7 @@ async function main(): Promise<void> {
     console.log(`incremental counter's first count (reads everything once): ${firstCount.toFixed(1)} ms`);
     console.log(`counts that disagreed: ${disagreements}`);
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    await host.dispose();
   }
 }
 

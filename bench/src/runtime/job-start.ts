@@ -5,18 +5,14 @@
  *
  * BENCH_JOB_SAMPLES (default 20), after 2 warm-up starts. Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost } from '@cowork/host';
 import { latencyLine } from '../stats';
 
 const SAMPLES = Number(process.env.BENCH_JOB_SAMPLES ?? 20);
 const WARMUP = 2;
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-jobs-'));
-  const host = await Host.open({ workspaceDir: dir });
+  const host = await openTempHost({ prefix: 'cowork-bench-jobs-' });
   const samples: number[] = [];
   try {
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
@@ -33,8 +29,7 @@ async function main(): Promise<void> {
     console.log(`job start: JobService.start -> running job with recorded pid and start time, ${SAMPLES} samples (synchronous=FULL)`);
     console.log(latencyLine('JobService.start', samples, 20));
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

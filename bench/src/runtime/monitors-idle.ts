@@ -7,10 +7,9 @@
  * BENCH_MONITORS (default 100), BENCH_IDLE_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2).
  * Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost } from '@cowork/host';
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 100);
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
@@ -24,13 +23,12 @@ interface IdleFigures {
 }
 
 async function measureIdle(monitors: number): Promise<IdleFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-monitors-'));
-  const host = await Host.open({ workspaceDir: dir });
+  const host = await openTempHost({ prefix: 'cowork-bench-monitors-' });
   try {
     let events = 0;
     host.monitors.onEvent(() => events++);
     for (let i = 0; i < monitors; i++) {
-      writeFileSync(join(dir, `watched-${i}.txt`), `content of file ${i}\n`.repeat(50));
+      writeFileSync(join(host.dir, `watched-${i}.txt`), `content of file ${i}\n`.repeat(50));
       await host.monitors.create({ kind: 'file', path: `watched-${i}.txt`, intervalSeconds: INTERVAL_SECONDS }, { owner: { taskId: 'task_bench' } });
     }
     await sleep(WARMUP_SECONDS * 1000);
@@ -44,8 +42,7 @@ async function measureIdle(monitors: number): Promise<IdleFigures> {
     const polledInWindow = (await host.monitors.list({ status: 'active' })).filter((m) => (m.lastCheckedAt ?? '') > windowStart).length;
     return { cpuPercent: ((cpu.user + cpu.system) / elapsedUs) * 100, events, polledInWindow };
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

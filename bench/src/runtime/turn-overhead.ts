@@ -10,12 +10,9 @@
  *
  * Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   AgentRuntime,
-  Host,
+  openTempHost,
   OpenAiCompatibleProvider,
   buildContext,
   loadRecentContext,
@@ -58,8 +55,7 @@ class InstantProvider implements ModelProvider {
 }
 
 async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-turns-'));
-  const host = await Host.open({ workspaceDir: dir });
+  const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
   const turnStarts: number[] = [];
   const runtime = new AgentRuntime({
@@ -82,14 +78,12 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
   } finally {
     await runtime.close();
     await close();
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 
 async function contextBuild(size: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-context-'));
-  const host = await Host.open({ workspaceDir: dir, synchronous: 'NORMAL' });
+  const host = await openTempHost({ synchronous: 'NORMAL', prefix: 'cowork-bench-context-' });
   try {
     const taskId = 'task_bench';
     await host.store.transaction(async (tx) => {
@@ -111,8 +105,7 @@ async function contextBuild(size: number): Promise<void> {
     const s = summarizeLatencies(samples.slice(10));
     console.log(`${String(size).padStart(8)} logged messages   p50 ${s.p50Ms.toFixed(2).padStart(7)} ms   p99 ${s.p99Ms.toFixed(2).padStart(7)} ms`);
   } finally {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   }
 }
 

@@ -64,6 +64,7 @@ export type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall,
 export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createModelProvider, modelConfigFromEnv, MODEL_ENV, type ModelConfig } from './models';
 export { startScriptedModelServer, reply, type ScriptedModelServer, type Script, type ScriptStep } from './testkit/scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './testkit/live-client';
+export { openTempHost, type TempHost } from './testkit/temp-host';
 export { buildContext, type BuiltContext, type ContextInput } from './agents/context-builder';
 export { loadRecentContext } from './agents/context-loader';
 export { JobService, type JobServiceOptions, type StartOptions as StartJobOptions } from './jobs/job-service';

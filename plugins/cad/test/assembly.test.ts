@@ -2,24 +2,18 @@
 // parts shares (none for parts that only touch or stand apart), placements rotate then translate,
 // ops on different parts commute, and the assembly exports as one STEP file FreeCAD reads with one
 // valid solid per part.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host, type Json, type ToolResult } from '@cowork/host';
-import { plugin, sharedKernel, type Assembly, type AssemblyPart } from '../src';
+import { openTempHost, type Json, type TempHost, type ToolResult } from '@cowork/host';
+import { plugin, type Assembly, type AssemblyPart } from '../src';
 import { freecadRead, part } from './parts';
 
-let dir: string;
-let host: Host;
+let host: TempHost;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cowork-cad-asm-'));
-  host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+  host = await openTempHost({ plugins: [plugin], prefix: 'cowork-cad-asm-' });
 });
-afterAll(async () => {
-  await host.close();
-  await sharedKernel().close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// Closing the host also stops the CAD worker (the plugin's close).
+afterAll(() => host.dispose());
 
 function check(resourceId: string): Promise<ToolResult> {
   return host.registry.tool('cad_check')!.tool.handler({ resourceId } as Json, {
@@ -53,8 +47,8 @@ it('reports the shared volume of overlapping parts and none once they only touch
   expect(diff).toContain('part [c]: added parameter unused = 1');
 
   const step = await host.exports.export(r.id, 'step');
-  writeFileSync(join(dir, 'assembly.step'), step.data);
-  const read = freecadRead(join(dir, 'assembly.step'));
+  writeFileSync(join(host.dir, 'assembly.step'), step.data);
+  const read = freecadRead(join(host.dir, 'assembly.step'));
   expect(read).toMatchObject({ valid: true, solids: 3 });
   expect(read.volume).toBeCloseTo(3000, 3);
 });
@@ -83,10 +77,10 @@ describe('a part referred to by revision', () => {
     expect(await host.resources.diff(asm.id, 0, 1)).toContain(`part [bracket]: ${bracket.id} revision 0 → ${bracket.id} revision 1`);
 
     // Revision 0 of the assembly still exports the narrow bracket.
-    writeFileSync(join(dir, 'ref-r0.step'), (await host.exports.export(asm.id, 'step', { revision: 0 })).data);
-    writeFileSync(join(dir, 'ref-r2.step'), (await host.exports.export(asm.id, 'step')).data);
-    expect(freecadRead(join(dir, 'ref-r0.step')).volume).toBeCloseTo(2000, 3);
-    expect(freecadRead(join(dir, 'ref-r2.step')).volume).toBeCloseTo(4000, 3);
+    writeFileSync(join(host.dir, 'ref-r0.step'), (await host.exports.export(asm.id, 'step', { revision: 0 })).data);
+    writeFileSync(join(host.dir, 'ref-r2.step'), (await host.exports.export(asm.id, 'step')).data);
+    expect(freecadRead(join(host.dir, 'ref-r0.step')).volume).toBeCloseTo(2000, 3);
+    expect(freecadRead(join(host.dir, 'ref-r2.step')).volume).toBeCloseTo(4000, 3);
 
     const edit = await host.resources
       .commit(asm.id, { baseRevision: 2, op: { type: 'edit_part', id: 'bracket', op: { type: 'set_parameter', name: 'x', value: 1 } }, operator: 'agent:a1' })

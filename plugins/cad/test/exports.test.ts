@@ -4,26 +4,20 @@
 // (AP214) reads in FreeCAD as a valid solid of the plugin's volume within 0.1%; a STEP file FreeCAD
 // wrote imports into the plugin with FreeCAD's volume; a corrupt STEP file is refused as
 // invalid_file and creates nothing.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host, isCoworkError } from '@cowork/host';
+import { isCoworkError, openTempHost, type TempHost } from '@cowork/host';
 import { Box3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { plugin, sharedKernel, type Part } from '../src';
 import { bracket, freecad, freecadRead } from './parts';
 
-let dir: string;
-let host: Host;
+let host: TempHost;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cowork-cad-'));
-  host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+  host = await openTempHost({ plugins: [plugin], prefix: 'cowork-cad-' });
 });
-afterAll(async () => {
-  await host.close();
-  await sharedKernel().close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// Closing the host also stops the CAD worker (the plugin's close).
+afterAll(() => host.dispose());
 
 async function exported(id: string, format: string): Promise<Uint8Array> {
   return (await host.exports.export(id, format)).data;
@@ -35,8 +29,8 @@ it('exports a new part as the default box in STEP, STL and GLB', async () => {
 
   const step = await exported(r.id, 'step');
   expect(Buffer.from(step).toString('latin1')).toContain("FILE_SCHEMA(('AUTOMOTIVE_DESIGN");
-  writeFileSync(join(dir, 'box.step'), step);
-  const read = freecadRead(join(dir, 'box.step'));
+  writeFileSync(join(host.dir, 'box.step'), step);
+  const read = freecadRead(join(host.dir, 'box.step'));
   expect(read).toMatchObject({ valid: true, solids: 1 });
   expect(read.volume).toBeCloseTo(24000, 3);
 
@@ -68,14 +62,14 @@ it('writes a STEP of a bored, filleted part that FreeCAD reads with the same vol
   const r = await host.resources.create({ kind: 'cad.part', content: bracket(), operator: 'human:ann' });
   const evaluation = await sharedKernel().evaluate(bracket());
   if (!evaluation.ok) throw new Error(evaluation.message);
-  writeFileSync(join(dir, 'bracket.step'), await exported(r.id, 'step'));
-  const read = freecadRead(join(dir, 'bracket.step'));
+  writeFileSync(join(host.dir, 'bracket.step'), await exported(r.id, 'step'));
+  const read = freecadRead(join(host.dir, 'bracket.step'));
   expect(read).toMatchObject({ valid: true, solids: 1 });
   expect(Math.abs(read.volume - evaluation.volume) / evaluation.volume).toBeLessThan(0.001);
 });
 
 it('imports a STEP file FreeCAD wrote, with FreeCAD’s volume, and refuses a corrupt one', async () => {
-  const path = join(dir, 'freecad.step');
+  const path = join(host.dir, 'freecad.step');
   const made = freecad<{ volume: number }>(
     [
       'import Part, json',

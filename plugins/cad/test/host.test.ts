@@ -4,30 +4,23 @@
 // cad_edit refuses ops whose part would not build (fillet too large, a cut leaving nothing, a
 // corrupt STEP solid) with the feature at fault and leaves the revision unchanged; a revision
 // committed without that check still reports the failing feature on export and in cad_check.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, LiveTestClient, PluginRegistry, createServer, type CoworkServer, type Json, type ToolResult } from '@cowork/host';
+import { LiveTestClient, openTempHost, type TempHost, PluginRegistry, createServer, type CoworkServer, type Json, type ToolResult } from '@cowork/host';
 import { plugin, sharedKernel, type Part, type PartOp } from '../src';
 
 const TOKEN = 'cad-test-token-0123456789';
-let dir: string;
-let host: Host;
+let host: TempHost;
 let server: CoworkServer;
 let url: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cowork-cad-host-'));
-  host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+  host = await openTempHost({ plugins: [plugin], prefix: 'cowork-cad-host-' });
   server = await createServer({ host, token: TOKEN, port: 0, live: { heartbeatMs: 0 } });
   url = `${(await server.listen()).url.replace('http', 'ws')}/ws`;
 });
 
 afterAll(async () => {
   await server.close();
-  await host.close();
-  await sharedKernel().close();
-  rmSync(dir, { recursive: true, force: true });
+  await host.dispose(); // also stops the CAD worker (the plugin's close)
 });
 
 function tool(name: string, input: Record<string, unknown>, operator: `agent:${string}` = 'agent:a1'): Promise<ToolResult> {

@@ -2,34 +2,28 @@
 // model's headings as Word's `Heading N` styles, its paragraph and list texts (list items with
 // their levels), its table cells, its page setup and its images; LibreOffice converts it to a PDF
 // holding the text, and a document built as 30 pages gives 30 pages.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host';
 import { plugin, type DocumentContent } from '../src';
 import { RED_PIXEL_PNG, longDocument, sampleDocument } from './document-fixtures';
 import { convertWithLibreOffice, pdfPages, pdfText, readWithPythonDocx } from './document-tools';
 
 describe('office.document docx export', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-docx-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-docx-' });
   });
 
-  afterAll(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => host.dispose());
 
   async function exportToFile(content: DocumentContent, name: string): Promise<string> {
     const r = await host.resources.create({ kind: 'office.document', content, operator: 'human:ann' });
     const result = await host.exports.export(r.id, 'docx');
     expect(result.mediaType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(result.fileName).toMatch(/\.docx$/);
-    const file = join(dir, name);
+    const file = join(host.dir, name);
     writeFileSync(file, result.data);
     return file;
   }
@@ -70,14 +64,14 @@ describe('office.document docx export', () => {
   });
 
   it('converts with LibreOffice to a PDF holding the text, one page per section of a 30-page document', async () => {
-    const short = convertWithLibreOffice(await exportToFile(sampleDocument(), 'short.docx'), 'pdf', dir);
+    const short = convertWithLibreOffice(await exportToFile(sampleDocument(), 'short.docx'), 'pdf', host.dir);
     expect(pdfPages(short)).toBe(1);
     const text = pdfText(short);
     for (const expected of ['Introduction', 'Sales rose sharply in spring.', 'Germany led', 'Region', 'Europe', '120', 'Next steps follow.']) {
       expect(text).toContain(expected);
     }
 
-    const long = convertWithLibreOffice(await exportToFile(longDocument(30), 'long.docx'), 'pdf', dir);
+    const long = convertWithLibreOffice(await exportToFile(longDocument(30), 'long.docx'), 'pdf', host.dir);
     expect(pdfPages(long)).toBe(30);
     const pages = pdfText(long).split('\f');
     expect(pages[0]).toContain('Section 1');

@@ -3,10 +3,8 @@
 // and accepting it on the new base keeps both changes. Bad ops (a missing block, a 50 MB image)
 // are refused with a clear error and write no revision. Summaries stay compact: a 30-page document
 // summarizes as an outline of headings with block counts, not its text.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host, PluginRegistry, isCoworkError } from '@cowork/host';
+import { Host, openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
 import { plugin, type DocumentContent } from '../src';
 import { longDocument, paragraph, sampleDocument } from './document-fixtures';
 
@@ -22,18 +20,13 @@ async function codeOf(attempt: () => Promise<unknown>): Promise<{ code: unknown;
 const hugeImage = (megabytes: number): string => `data:image/png;base64,${'A'.repeat(Math.ceil((megabytes * 1024 * 1024 * 4) / 3))}`;
 
 describe('office.document in a host', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-doc-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-doc-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   it('passes the loader checks and lists docx among the imports', () => {
     expect(new PluginRegistry().check(plugin)).toEqual([]);
@@ -76,7 +69,7 @@ describe('office.document in a host', () => {
   });
 
   it("refuses a 50 MB image by the plugin's own check when the host allows large contents", async () => {
-    const roomy = await Host.open({ workspaceDir: join(dir, 'roomy'), plugins: [plugin], limits: { maxContentBytes: 256 * 1024 * 1024 } });
+    const roomy = await Host.open({ workspaceDir: join(host.dir, 'roomy'), plugins: [plugin], limits: { maxContentBytes: 256 * 1024 * 1024 } });
     try {
       const r = await roomy.resources.create({ kind: 'office.document', content: sampleDocument(), operator: 'human:ann' });
       const image = { type: 'insert_block', block: { id: 'big', type: 'image', image: { src: hugeImage(50), alt: 'huge' } } };

@@ -3,26 +3,20 @@
 // one <a:pPr>, first (else PowerPoint offers a repair); and LibreOffice opens the deck: its PDF has
 // one page per slide and holds the slides' titles, bullets, table cells and chart labels.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host';
 import { plugin } from '../src';
 import { deck, richDeck, slide } from './deck';
 
 describe('office.presentation pptx export', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-pptx-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-pptx-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   it('writes one slide XML per slide, holding its title', async () => {
     const content = deck();
@@ -32,7 +26,7 @@ describe('office.presentation pptx export', () => {
     expect(result.mediaType).toBe('application/vnd.openxmlformats-officedocument.presentationml.presentation');
     expect(result.fileName).toMatch(/\.pptx$/);
 
-    const file = join(dir, 'deck.pptx');
+    const file = join(host.dir, 'deck.pptx');
     writeFileSync(file, result.data);
     const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n');
     const slideFiles = names.filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n));
@@ -49,7 +43,7 @@ describe('office.presentation pptx export', () => {
   it('converts in LibreOffice with one page per slide and the text the model says', async () => {
     const content = richDeck();
     const r = await host.resources.create({ kind: 'office.presentation', content, operator: 'human:ann' });
-    const file = join(dir, 'rich.pptx');
+    const file = join(host.dir, 'rich.pptx');
     writeFileSync(file, (await host.exports.export(r.id, 'pptx')).data);
 
     for (let i = 1; i <= content.slides.length; i++) {
@@ -60,8 +54,8 @@ describe('office.presentation pptx export', () => {
       }
     }
 
-    const out = join(dir, 'pdf');
-    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', out, file], { stdio: 'ignore', timeout: 60_000 });
+    const out = join(host.dir, 'pdf');
+    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(host.dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', out, file], { stdio: 'ignore', timeout: 60_000 });
     const pdf = join(out, 'rich.pdf');
     expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(new RegExp(`^Pages:\\s+${content.slides.length}$`, 'm'));
     const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' });

@@ -3,28 +3,20 @@
 // base keeps both changes. The plugin passes every loader check, and diff and view speak per slide.
 // An image over the limit (5.5 MB, or 50 MB, past the host's op size) is refused with a message that
 // says the size and what to do, and nothing is written; a 20-slide summary stays compact.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, PluginRegistry, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
 import { plugin } from '../src';
 import type { Presentation } from '../src';
 import { deck, pngDataUri, richDeck, slide } from './deck';
 import { sampleDocument } from './document-fixtures';
 
 describe('office plugin in a host', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   it('passes the loader checks', () => {
     expect(new PluginRegistry().check(plugin)).toEqual([]);

@@ -4,28 +4,22 @@
 // are not a readable pptx (random bytes, a zip without ppt/presentation.xml, a truncated file) are
 // refused as `invalid_file` with a message saying what is wrong, creating no resource.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import { Host, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
 import { plugin, type Presentation } from '../src';
 import { renderPptx } from '../src/presentation/export-pptx';
 import { richDeck } from './deck';
 
 describe('office.presentation pptx import', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-import-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-import-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   const importDeck = async (data: Uint8Array, fileName: string): Promise<Presentation> => {
     const record = await host.imports.importFile({ kind: 'office.presentation', data, fileName, operator: 'human:ann' });
@@ -52,10 +46,10 @@ describe('office.presentation pptx import', () => {
   });
 
   it('imports titles, bullets with levels and tables from a pptx LibreOffice wrote', async () => {
-    const source = join(dir, 'source.pptx');
+    const source = join(host.dir, 'source.pptx');
     writeFileSync(source, await renderPptx(richDeck()));
-    const out = join(dir, 'lo');
-    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'pptx:Impress MS PowerPoint 2007 XML', '--outdir', out, source], { stdio: 'ignore', timeout: 60_000 });
+    const out = join(host.dir, 'lo');
+    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${join(host.dir, 'profile')}`, '--convert-to', 'pptx:Impress MS PowerPoint 2007 XML', '--outdir', out, source], { stdio: 'ignore', timeout: 60_000 });
     const back = await importDeck(readFileSync(join(out, 'source.pptx')), 'source.pptx');
 
     expect(back.slides.map((s) => s.title)).toEqual(['Project Lighthouse', 'Goals for the quarter', 'Budget by team', 'Signups per month', '']);

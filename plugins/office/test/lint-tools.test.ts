@@ -4,10 +4,9 @@
 // a slide whose page rendered blank, and a slide the PDF lacks (a render with fewer pages, built
 // from a real shorter deck); on a document it finds an empty heading and the blank page two page
 // breaks leave. office_preview writes one PNG per slide into the workspace. Both refuse other kinds.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host, type Json, type ToolContext, type ToolResult } from '@cowork/host';
+import { openTempHost, type TempHost, type Json, type ToolContext, type ToolResult } from '@cowork/host';
 import { PNG } from 'pngjs';
 import { plugin, type Presentation } from '../src';
 import { lintPresentation } from '../src/lint/presentation-lint';
@@ -20,18 +19,13 @@ import { heading, sampleDocument } from './document-fixtures';
 type Finding = { severity: string; where: string; code: string; message: string };
 
 describe('office_lint and office_preview', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-lint-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-lint-' });
   });
 
-  afterAll(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => host.dispose());
 
   async function call(name: string, input: Json): Promise<ToolResult> {
     const tool = plugin.tools.find((t) => t.name === name);

@@ -3,25 +3,20 @@
 // revision_conflict with currentRevision and candidateId; the agent reads the change by others,
 // accepts its candidate on the new base, the person's live client receives both revisions in
 // order, and the final deck holds both changes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, LiveTestClient, createServer, type CoworkServer } from '@cowork/host';
+import { LiveTestClient, openTempHost, type TempHost, createServer, type CoworkServer } from '@cowork/host';
 import { plugin, type Presentation } from '../src';
 import { deck, slide } from './deck';
 
 const TOKEN = 'office-live-test-token-0123456789';
 
 describe('a person and an agent editing one deck live', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
   let server: CoworkServer;
   let base: string;
   let ann: LiveTestClient;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-live-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-live-' });
     server = await createServer({ host, token: TOKEN, port: 0, live: { heartbeatMs: 0 } });
     const { url } = await server.listen();
     base = url;
@@ -31,8 +26,7 @@ describe('a person and an agent editing one deck live', () => {
   afterAll(async () => {
     await ann.close();
     await server.close();
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   });
 
   async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {

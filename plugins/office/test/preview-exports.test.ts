@@ -4,10 +4,9 @@
 // which two LibreOffice runs never do). An aborted or timed-out conversion leaves no soffice process
 // and no scratch directory behind, and a missing LibreOffice is an error naming the Debian packages.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
 import { PNG } from 'pngjs';
 import { plugin } from '../src';
 import { SHEET_GAP } from '../src/preview/contact-sheet';
@@ -17,18 +16,13 @@ import { sampleDocument } from './document-fixtures';
 import { childProcesses, pdfInfo, processesMentioning, sofficeProfiles, waitFor } from './preview-support';
 
 describe('office pdf and png exports', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-office-preview-'));
-    host = await Host.open({ workspaceDir: join(dir, 'ws'), plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-office-preview-' });
   });
 
-  afterAll(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => host.dispose());
 
   it('exports a deck as a PDF with a page per slide and as one stacked PNG, rendered once per revision', async () => {
     const content = deck();
@@ -39,7 +33,7 @@ describe('office pdf and png exports', () => {
     const pdf = await host.exports.export(r.id, 'pdf');
     expect(pdf.mediaType).toBe('application/pdf');
     expect(pdf.fileName).toBe(`${r.id}-r0.pdf`);
-    const info = pdfInfo(pdf.data, dir);
+    const info = pdfInfo(pdf.data, host.dir);
     expect(info.pages).toBe(4);
 
     const png = await host.exports.export(r.id, 'png');
@@ -59,7 +53,7 @@ describe('office pdf and png exports', () => {
   it('exports a document as a PDF and one stacked PNG of its pages', async () => {
     const r = await host.resources.create({ kind: 'office.document', content: sampleDocument(), operator: 'human:ann' });
     const pdf = await host.exports.export(r.id, 'pdf');
-    const info = pdfInfo(pdf.data, dir);
+    const info = pdfInfo(pdf.data, host.dir);
     expect(info.pages).toBeGreaterThanOrEqual(1);
     expect(Math.round(info.width)).toBe(595); // A4
     const image = PNG.sync.read(Buffer.from((await host.exports.export(r.id, 'png')).data));
@@ -83,7 +77,7 @@ describe('office pdf and png exports', () => {
 
   it('stops a conversion that runs past its timeout, with an error that says so', async () => {
     const pptx = await host.exports.export((await host.resources.create({ kind: 'office.presentation', content: deck(), operator: 'human:ann' })).id, 'pptx');
-    const error = await convertToPdf(pptx.data, 'pptx', join(dir, 'never.pdf'), { signal: new AbortController().signal, timeoutMs: 50 }).catch((e: unknown) => e);
+    const error = await convertToPdf(pptx.data, 'pptx', join(host.dir, 'never.pdf'), { signal: new AbortController().signal, timeoutMs: 50 }).catch((e: unknown) => e);
     expect(isCoworkError(error) && error.details.reason).toBe('timeout');
     expect(String((error as Error).message)).toMatch(/did not finish within/);
     expect(childProcesses().filter((cmdline) => cmdline.includes('soffice'))).toEqual([]);
@@ -93,7 +87,7 @@ describe('office pdf and png exports', () => {
     // A separate process whose PATH holds no soffice (jest keeps its own copy of process.env).
     const script = join(__dirname, 'preview-without-libreoffice.ts');
     const tsx = join(__dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const out = execFileSync(process.execPath, [tsx, script, join(dir, 'no-lo')], { encoding: 'utf8', env: { PATH: join(dir, 'empty-bin') } });
+    const out = execFileSync(process.execPath, [tsx, script, join(host.dir, 'no-lo')], { encoding: 'utf8', env: { PATH: join(host.dir, 'empty-bin') } });
     const error = JSON.parse(out) as { code: string; message: string; reason: string; plugin: string };
     expect(error).toMatchObject({ code: 'plugin_failed', reason: 'program_missing', plugin: 'office' });
     expect(error.message).toContain('libreoffice-impress libreoffice-writer');

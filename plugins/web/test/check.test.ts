@@ -5,28 +5,22 @@
 // carries the page's error, and failures leave screenshots in the workspace. The page reaches
 // nothing outside the app; an app without its entry fails to load; a missing Chromium is a clear
 // tool error naming the Debian package.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Host, type Json, type ToolContext } from '@cowork/host';
+import { openTempHost, type TempHost, type Json, type ToolContext } from '@cowork/host';
 import { plugin, PACKING_PLANNER_STEPS, sampleApp, webCheckTool, type CheckInput, type CheckResult, type StepResult } from '../src';
 
 const TEN_STEPS = [...PACKING_PLANNER_STEPS];
 
 type ToolOutput = CheckResult & { resourceId: string; revision: number; runId: string };
 
-let dir: string;
-let host: Host;
+let host: TempHost;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cowork-web-check-test-'));
-  host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+  host = await openTempHost({ plugins: [plugin], prefix: 'cowork-web-check-test-' });
 });
 
-afterAll(async () => {
-  await host.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => host.dispose());
 
 function context(): ToolContext {
   return { operator: 'agent:reviewer', signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } };
@@ -42,7 +36,7 @@ function failing(steps: StepResult[]): number[] {
 }
 
 function isPng(workspacePath: string): boolean {
-  const path = join(dir, workspacePath);
+  const path = join(host.dir, workspacePath);
   return existsSync(path) && readFileSync(path).subarray(1, 4).toString('latin1') === 'PNG';
 }
 

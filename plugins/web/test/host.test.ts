@@ -3,26 +3,18 @@
 // bad input (a path leaving the app, an absolute path, an oversized file, a patch whose snippet is
 // missing) is refused with a clear error and writes nothing; the zip export, the view and the
 // summary come through the host's services; and web_check's input schema refuses malformed steps.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { Host, PluginRegistry, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
 import { plugin, sampleApp, type WebApp } from '../src';
 
 describe('web plugin in a host', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-web-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-web-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   async function codeOf(attempt: () => Promise<unknown>): Promise<{ code: unknown; message: string }> {
     try {

@@ -2,27 +2,19 @@
 // unwrapped), and the zip export of that app imports back to the same content; a zip that could
 // not be an app (an entry escaping it with `../` or `/`, a 50 MB file, no page to open, not a zip
 // at all) is refused as `invalid_file` with a message naming the problem, and creates nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { Host, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
 import { plugin, sampleApp, zipWebApp } from '../src';
 import { PIXEL_PNG, app } from './app';
 
 describe('web.app zip import', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-web-import-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-web-import-' });
   });
 
-  afterEach(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => host.dispose());
 
   const importZip = (data: Uint8Array, fileName = 'app.zip') => host.imports.importFile({ kind: 'web.app', data, fileName, operator: 'human:ann' });
 

@@ -1,31 +1,25 @@
 // Invariant: the host's server serves a web.app revision live through the kind's `app.file`: the
 // entry at /apps/:id/ (the newest revision) and each file at /apps/:id/r/:revision/<path>, with
 // the media type from its extension, and a 404 for a file the app does not have.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, createServer, type CoworkServer } from '@cowork/host';
+import { createServer, openTempHost, type CoworkServer, type TempHost } from '@cowork/host';
 import { plugin, sampleApp } from '../src';
 
 const TOKEN = 'web-plugin-test-token-0123456789';
 
 describe('a web.app served by the host', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
   let server: CoworkServer;
   let base: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-web-serve-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin] });
+    host = await openTempHost({ plugins: [plugin], prefix: 'cowork-web-serve-' });
     server = await createServer({ host, token: TOKEN, port: 0, onError: () => undefined });
     base = (await server.listen()).url;
   });
 
   afterAll(async () => {
     await server.close();
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
+    await host.dispose();
   });
 
   const get = (path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });

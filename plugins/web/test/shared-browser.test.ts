@@ -1,22 +1,11 @@
 // Invariant: a host keeps one Chromium for its web checks, started by the first check (not by the
 // host), and each check runs in a fresh context of it; a Chromium that died is started again by the
 // next check; closing the host stops it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Host, type Json } from '@cowork/host';
+import { readdirSync, readFileSync } from 'node:fs';
+import { openTempHost, type Host, type Json, type TempHost } from '@cowork/host';
 import { plugin, sampleApp, sharedChromium, type CheckResult } from '../src';
 
-const dirs: string[] = [];
-async function open(): Promise<Host> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-web-shared-'));
-  dirs.push(dir);
-  return Host.open({ workspaceDir: dir, plugins: [plugin] });
-}
-
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const open = (): Promise<TempHost> => openTempHost({ plugins: [plugin], prefix: 'cowork-web-shared-' });
 
 /** Chromium's main processes started by this test process (read from /proc: no procps needed). */
 function chromiumChildren(): number[] {
@@ -71,7 +60,7 @@ it('starts Chromium on the first check, keeps it for the next ones, restarts it 
   expect(chromiumChildren()).toHaveLength(1);
   expect(chromiumChildren()).not.toEqual([browserPid]);
 
-  await host.close();
+  await host.dispose();
   expect(await sharedChromium().isRunning()).toBe(false);
   await until(() => chromiumChildren().length === 0, 'Chromium has exited');
 });

@@ -12,3 +12,4 @@ export {
   type StatusStep,
 } from './scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './live-client';
+export { openTempHost, tempDir, type TempHost } from './temp-host';
