@@ -1,9 +1,7 @@
-import { CoworkError, defineKind, type ExportFormat } from '@cowork/host';
-import { sharedKernel } from '../geometry/kernel';
-import type { MeshFormat } from '../geometry/protocol';
-import { initialPart } from '../part/content';
-import { STEP_MEDIA_TYPE, brokenPart } from '../part/kind';
-import { ASSEMBLY_SCHEMA, type Assembly } from './content';
+import { CoworkError, defineKind, type ExportContext } from '@cowork/host';
+import { kernelExport } from '../geometry/kernel-export';
+import { initialPart, type Part } from '../part/content';
+import { ASSEMBLY_SCHEMA, type Assembly, type Placement } from './content';
 import { assemblyView, diffAssemblies, summarizeAssembly } from './describe';
 import { ASSEMBLY_OP_SCHEMA, applyAssemblyOp, type AssemblyOp } from './ops';
 import { referenceProblems, resolveParts } from './resolve';
@@ -26,26 +24,14 @@ export const assemblyKind = defineKind<Assembly, AssemblyOp>({
   diff: diffAssemblies,
   view: assemblyView,
   exports: {
-    step: assemblyExport('step', STEP_MEDIA_TYPE, 'The assembly as one STEP file (AP214), one solid per part.'),
-    stl: assemblyExport('stl', 'model/stl', 'The assembly as one binary STL mesh.'),
-    glb: assemblyExport('glb', 'model/gltf-binary', 'The assembly as one binary glTF mesh for three.js.'),
+    step: kernelExport('step', 'The assembly as one STEP file (AP214), one solid per part.', placedParts),
+    stl: kernelExport('stl', 'The assembly as one binary STL mesh.', placedParts),
+    glb: kernelExport('glb', 'The assembly as one binary glTF mesh for three.js.', placedParts),
   },
 });
 
-function assemblyExport(format: MeshFormat, mediaType: string, description: string): ExportFormat<Assembly> {
-  return {
-    mediaType,
-    extension: format,
-    description,
-    export: async (assembly, context) => {
-      context.signal.throwIfAborted();
-      if (assembly.parts.length === 0) throw new CoworkError('invalid_content', 'the assembly has no parts to export; add one with add_part');
-      const bodies = (await resolveParts(assembly, context.resources)).map((p) => ({ name: p.id, part: p.part, placement: p.placement }));
-      try {
-        return await sharedKernel().exportBodies(bodies, format, `${context.resourceId}-r${context.revision}`);
-      } catch (error) {
-        throw brokenPart(error, context.revision);
-      }
-    },
-  };
+/** Each part placed, referenced parts read at the revision they name. */
+async function placedParts(assembly: Assembly, context: ExportContext): Promise<{ name: string; part: Part; placement: Placement }[]> {
+  if (assembly.parts.length === 0) throw new CoworkError('invalid_content', 'the assembly has no parts to export; add one with add_part');
+  return (await resolveParts(assembly, context.resources)).map((p) => ({ name: p.id, part: p.part, placement: p.placement }));
 }

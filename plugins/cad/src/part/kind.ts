@@ -1,11 +1,9 @@
-import { CoworkError, defineKind, rejectFile, type ExportFormat } from '@cowork/host';
+import { defineKind, rejectFile, type ExportContext } from '@cowork/host';
 import { KernelError, sharedKernel } from '../geometry/kernel';
-import type { MeshFormat } from '../geometry/protocol';
+import { kernelExport } from '../geometry/kernel-export';
 import { MAX_STEP_BASE64, PART_SCHEMA, initialPart, type Part } from './content';
 import { diffParts, partView, summarizePart } from './describe';
 import { PART_OP_SCHEMA, applyPartOp, validatePartOp, type PartOp } from './ops';
-
-export const STEP_MEDIA_TYPE = 'model/step';
 
 /**
  * `cad.part`: a parametric solid owned by the host. Ops edit parameters and features; the
@@ -35,9 +33,9 @@ export const partKind = defineKind<Part, PartOp>({
   diff: diffParts,
   view: (part, context) => partView(part, sharedKernel().known(part), context),
   exports: {
-    step: meshExport('step', STEP_MEDIA_TYPE, 'The part as a STEP file (AP214, millimetres), one solid body.'),
-    stl: meshExport('stl', 'model/stl', 'The part as a binary STL mesh (millimetres).'),
-    glb: meshExport('glb', 'model/gltf-binary', 'The part as a binary glTF mesh for three.js (Y-up, metres).'),
+    step: kernelExport('step', 'The part as a STEP file (AP214, millimetres), one solid body.', onePart),
+    stl: kernelExport('stl', 'The part as a binary STL mesh (millimetres).', onePart),
+    glb: kernelExport('glb', 'The part as a binary glTF mesh for three.js (Y-up, metres).', onePart),
   },
   imports: {
     step: {
@@ -59,29 +57,9 @@ export const partKind = defineKind<Part, PartOp>({
   },
 });
 
-function meshExport(format: MeshFormat, mediaType: string, description: string): ExportFormat<Part> {
-  return {
-    mediaType,
-    extension: format,
-    description,
-    export: async (part, context) => {
-      context.signal.throwIfAborted();
-      try {
-        return await sharedKernel().export(part, format, `${context.resourceId}-r${context.revision}`);
-      } catch (error) {
-        throw brokenPart(error, context.revision);
-      }
-    },
-  };
-}
-
-/** A part that does not build cannot be exported: say which feature to fix. */
-export function brokenPart(error: unknown, revision: number): unknown {
-  if (!(error instanceof KernelError) || !error.failure.geometry) return error;
-  return new CoworkError('invalid_content', `revision ${revision} of the part does not build: ${error.message}`, {
-    featureId: error.failure.featureId ?? null,
-    revision,
-  });
+/** A part exports as itself, named after its revision. */
+async function onePart(part: Part, context: ExportContext): Promise<{ name: string; part: Part }[]> {
+  return [{ name: `${context.resourceId}-r${context.revision}`, part }];
 }
 
 function mb(bytes: number): string {
