@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
-import { BlenderProcess, childLauncher, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
+import { BlenderProcess, childLauncher, closeHostAndStopBlender, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';
 
@@ -75,10 +75,7 @@ async function hostFigures(dir: string): Promise<void> {
     const objects = ((await host.resources.get(resource.id)).content as Scene).objects.length;
     console.log(`${'host GLB export (live Blender)'.padEnd(44)} ${exportMs.toFixed(1)} ms   (${exported.data.byteLength} bytes, ${objects} objects)`);
   } finally {
-    // Close first: an open session would restart a Blender whose job was cancelled.
-    const running = await host.jobs.list({ status: 'running' });
-    await host.close();
-    for (const job of running) if (job.pgid !== null) process.kill(-job.pgid, 'SIGKILL');
+    await closeHostAndStopBlender(host);
   }
 }
 
@@ -89,8 +86,7 @@ async function main(): Promise<void> {
     await bridgeFigures(dir);
     await hostFigures(dir);
   } finally {
-    // The jobs' detached supervisors may still be writing exit records as Blender dies: retry ENOTEMPTY.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

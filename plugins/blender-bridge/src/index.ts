@@ -8,6 +8,7 @@ import { checkSupportTool, saveTool } from './tools';
 
 export { sceneKind } from './kind';
 export { openSession, type BlenderSession } from './session';
+export { closeHostAndStopBlender } from './stop';
 export { BlenderProcess, childLauncher, socketPathFor, type SupportFinding } from './bridge/blender-process';
 export { BridgeClient, BridgeCommandError, BridgeGoneError } from './bridge/client';
 export type { Material, Primitive, Scene, SceneObject, Vec3 } from './content';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, PluginRegistry, isCoworkError, type Json, type RevisionRecord } from '@cowork/host';
-import { plugin } from '../src';
+import { closeHostAndStopBlender, plugin } from '../src';
 import { socketPathFor } from '../src/bridge/blender-process';
 import { BridgeClient } from '../src/bridge/client';
 import { initialScene, type Scene } from '../src/content';
@@ -17,7 +17,6 @@ import type { SceneOp } from '../src/ops';
 import { openSession } from '../src/session';
 import { gltfNodeNames } from './glb';
 import { distinctColours } from './png';
-import { closeHostAndBlender } from './cleanup';
 import { CAR_OPS } from './scenes';
 
 const KIND = 'blender.scene';
@@ -34,9 +33,10 @@ describe('blender.scene in a host', () => {
   });
 
   afterAll(async () => {
-    if (host) await closeHostAndBlender(host);
-    // The jobs' detached supervisors may still be writing exit records as Blender dies: retry ENOTEMPTY.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+    // Waits until Blender and its job supervisor have ended: a supervisor still writing its exit
+    // record made the removal below fail with ENOTEMPTY on a loaded machine.
+    if (host) await closeHostAndStopBlender(host);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   const commit = (op: SceneOp, operator: `agent:${string}` | `human:${string}` = 'agent:builder') =>
