@@ -153,6 +153,21 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'The outside application that holds this resource (Blender) could not be reached or restarted; `details.reason` says why. Nothing was recorded for the op: retry once the application runs again.',
   },
+  idempotency_key_reused: {
+    status: 422,
+    retryable: false,
+    hint: 'This idempotency key was already used for a different request (another resource, op, operator or kind). Use a new key for a new request; repeat a request only with exactly the same body.',
+  },
+  busy: {
+    status: 503,
+    retryable: true,
+    hint: 'The application that serves this request is working on others and the wait was too long (`details.waitedMs`, `details.queued`). Nothing was done: retry later.',
+  },
+  plugin_timeout: {
+    status: 422,
+    retryable: false,
+    hint: "The plugin's work on this request did not finish within its time limit (`details.limitMs`) and was stopped; nothing was written. Simplify the request (smaller counts, sizes the application can handle) or raise the plugin's limit.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
