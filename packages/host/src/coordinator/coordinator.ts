@@ -2,6 +2,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { CoworkError } from '../errors';
 import { schemaProblems } from '../plugins/registry';
 import type { EventRecord, Json } from '../store/records';
+import { IdempotencyClaim } from '../store/idempotency';
 import type { Store, StoreTx } from '../store/store';
 import { Mutex } from '../util/mutex';
 import { COORDINATOR_EVENTS, isCoordinatorEventType, type CoordinatorEvent, type CoordinatorEventInput } from './events';
@@ -60,17 +61,17 @@ export class Coordinator {
     this.checkShape(input);
     return this.mutex.run(async () => {
       const event = { type: input.type, at: this.now(), data: input.data } as CoordinatorEvent;
+      const claim = IdempotencyClaim.of('coordinator event', idempotencyKey, { type: input.type, data: input.data });
       const outcome = await this.store.transaction(async (tx) => {
         await this.catchUp(tx);
-        const key = idempotencyKey && `event:${idempotencyKey}`;
-        const prior = key ? await tx.idempotency.get(key) : undefined;
+        const prior = await claim?.prior(tx);
         if (typeof prior === 'number') {
           const [stored] = await tx.events.list(prior - 1, 1);
           return { kind: 'replayed' as const, event: { ...toCoordinatorEvent(stored!), seq: prior } as CoordinatorEvent & { seq: number } };
         }
         const apply = planEvent(this.state, event);
         const seq = await tx.events.append({ type: event.type, at: event.at, data: event.data as Json });
-        if (key) await tx.idempotency.put(key, seq, event.at);
+        await claim?.record(tx, seq, event.at);
         return { kind: 'appended' as const, seq, apply };
       });
       if (outcome.kind === 'replayed') return { event: outcome.event, replayed: true };

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CoworkError } from '../errors';
 import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
+import { IdempotencyClaim } from '../store/idempotency';
 import type { Store } from '../store/store';
 import { newId } from '../util/ids';
 import { isPlainObject } from '../util/json';
@@ -99,6 +100,7 @@ export class JobService {
 
   async start(input: StartJobInput, options: StartOptions = {}): Promise<JobRecord> {
     const checked = checkJobInput(this.workspaceDir, input);
+    const claim = IdempotencyClaim.of('job', options.idempotencyKey, { input: checked, taskId: options.taskId ?? null });
     const id = newId('job');
     const record: JobRecord = {
       id,
@@ -122,11 +124,10 @@ export class JobService {
     // The record is durable before the process exists: a crash from here on leaves a job that
     // reconciliation can judge, never a process the host does not know about.
     const existing = await this.store.transaction(async (tx) => {
-      const key = options.idempotencyKey;
-      const prior = key === undefined ? undefined : await tx.idempotency.get(key);
+      const prior = await claim?.prior(tx);
       if (isJobRef(prior)) return prior.jobId;
       await tx.jobs.insert(record);
-      if (key !== undefined) await tx.idempotency.put(key, { jobId: id }, record.createdAt);
+      await claim?.record(tx, { jobId: id }, record.createdAt);
       return undefined;
     });
     if (existing !== undefined) return this.get(existing);

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { CoworkError } from '../errors';
 import type { MonitorRecord, MonitorStatus, MonitorTarget } from '../store/monitor-records';
 import type { Json, Operator } from '../store/records';
+import { IdempotencyClaim } from '../store/idempotency';
 import type { Store } from '../store/store';
 import { newId } from '../util/ids';
 import { isPlainObject, jsonEqual } from '../util/json';
@@ -134,10 +135,10 @@ export class MonitorService {
   async create(input: CreateMonitorInput, options: CreateMonitorOptions): Promise<MonitorRecord> {
     if (this.closing.signal.aborted) throw new CoworkError('invalid_transition', 'the monitor service is closed');
     const owner = checkOwner(options.owner);
-    const key = options.idempotencyKey;
-    const prior = key === undefined ? undefined : await this.store.read((tx) => tx.idempotency.get(key));
-    if (isMonitorRef(prior)) return this.get(prior.monitorId);
     const checked = checkMonitorInput(this.workspaceDir, input);
+    const claim = IdempotencyClaim.of('monitor', options.idempotencyKey, { input: checked, owner });
+    const prior = claim && (await this.store.read((tx) => claim.prior(tx)));
+    if (isMonitorRef(prior)) return this.get(prior.monitorId);
     await this.requireTarget(checked.target);
     const observer = this.observerFor(checked.target);
     const schedule = checked.target.kind === 'cron' ? parseCron(checked.target.expression) : undefined;
@@ -159,10 +160,10 @@ export class MonitorService {
       cancelledAt: null,
     };
     const existing = await this.store.transaction(async (tx) => {
-      const known = key === undefined ? undefined : await tx.idempotency.get(key);
+      const known = await claim?.prior(tx);
       if (isMonitorRef(known)) return known.monitorId;
       await tx.monitors.insert(record);
-      if (key !== undefined) await tx.idempotency.put(key, { monitorId: record.id }, record.createdAt);
+      await claim?.record(tx, { monitorId: record.id }, record.createdAt);
       return undefined;
     });
     if (existing !== undefined) return this.get(existing);

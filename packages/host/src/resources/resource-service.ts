@@ -12,6 +12,7 @@ import type {
   RevisionRecord,
   SelectionRecord,
 } from '../store/records';
+import { IdempotencyClaim } from '../store/idempotency';
 import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
 import { jsonEqual } from '../util/json';
@@ -64,12 +65,10 @@ export class ResourceService implements ResourceApi {
         : request.content;
     const checked = validateContent(kind, content, this.deps.limits.maxContentBytes);
     await checkContentDomain(kind, checked, 'invalid_content', this);
-    const key = request.idempotencyKey && `create:${request.idempotencyKey}`;
+    const claim = IdempotencyClaim.of('create', request.idempotencyKey, { kind: kind.kind.name, content: checked, operator });
     const record = await this.deps.store.transaction(async (tx) => {
-      if (key) {
-        const prior = await tx.idempotency.get(key);
-        if (typeof prior === 'string') return this.requireResource(tx, prior);
-      }
+      const prior = await claim?.prior(tx);
+      if (typeof prior === 'string') return this.requireResource(tx, prior);
       const at = this.deps.now();
       const resource: ResourceRecord = {
         id: newId('res'),
@@ -84,7 +83,7 @@ export class ResourceService implements ResourceApi {
         { resourceId: resource.id, revision: 0, action: 'create', op: null, operator, createdAt: at },
         checked,
       );
-      if (key) await tx.idempotency.put(key, resource.id, at);
+      await claim?.record(tx, resource.id, at);
       return resource;
     });
     this.kindById.set(record.id, kind);
@@ -111,12 +110,12 @@ export class ResourceService implements ResourceApi {
     const operator = checkOperator(request.operator);
     const kind = await this.kindOf(id);
     const op = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
-    const key = request.idempotencyKey && `commit:${request.idempotencyKey}`;
+    const claim = IdempotencyClaim.of(`commit ${id}`, request.idempotencyKey, { baseRevision, op, operator });
     if (kind.kind.revisionSemantics === 'external') {
-      return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, key, perform));
+      return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, claim, perform));
     }
     await this.checkOutcome(id, kind, baseRevision, [op]);
-    return this.commitOp(id, kind, op, baseRevision, operator, key);
+    return this.commitOp(id, kind, op, baseRevision, operator, claim);
   }
 
   /**
@@ -149,14 +148,12 @@ export class ResourceService implements ResourceApi {
     op: Json,
     baseRevision: number,
     operator: Operator,
-    key: string | undefined,
+    claim: IdempotencyClaim | undefined,
     perform?: PerformOp,
   ): Promise<CommitResult> {
     const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
-      if (key) {
-        const prior = await tx.idempotency.get(key);
-        if (prior !== undefined) return { recorded: prior as RecordedCommit, outcome: undefined };
-      }
+      const prior = await claim?.prior(tx);
+      if (prior !== undefined) return { recorded: prior as RecordedCommit, outcome: undefined };
       const resource = await this.requireHead(tx, id);
       const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator, perform);
       let recorded: RecordedCommit;
@@ -173,7 +170,7 @@ export class ResourceService implements ResourceApi {
         });
         recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId: candidate.id };
       }
-      if (key) await tx.idempotency.put(key, recorded, this.deps.now());
+      await claim?.record(tx, recorded, this.deps.now());
       return { recorded, outcome };
     });
     if (outcome?.ok) this.committed(kind, outcome);

@@ -7,7 +7,7 @@ import type { Operator } from '../store/records';
 import { HostAllowList } from './access';
 import type { ServerContext } from './context';
 import { Credentials } from './credentials';
-import { installErrorHandling } from './errors';
+import { frameworkErrorHandler, installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
 import { registerWebAssets } from './page';
 import { registerVendorAssets } from './vendor';
@@ -87,7 +87,13 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
-  const app = Fastify({ logger: false, bodyLimit, routerOptions: { maxParamLength: 256 }, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    routerOptions: { maxParamLength: 256 },
+    forceCloseConnections: true,
+    frameworkErrors: frameworkErrorHandler(SECURITY_HEADERS),
+  });
   const close = async (): Promise<void> => {
     live.close();
     await tasks.close();

@@ -45,7 +45,21 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['content_too_large', 'the body is over the size limit'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['invalid_input', 'send the body as Content-Type: application/json'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_input', 'Content-Length does not match the body'],
+  FST_ERR_BAD_URL: ['invalid_input', 'the URL is not valid: a percent-encoding that is not UTF-8 or not hexadecimal'],
+  FST_ERR_MAX_PARAM_LENGTH: ['invalid_input', 'a part of the URL is over the length limit'],
 };
+
+/**
+ * Errors fastify raises before a route is found (a URL that does not decode, a parameter over the
+ * length limit), which would otherwise be answered in fastify's own shape. No hooks have run for
+ * such a request, so the headers every answer carries are set here.
+ */
+export function frameworkErrorHandler(headers: Readonly<Record<string, string>>) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+    const coded = toWireError(error);
+    void reply.code(coded.status).headers(headers).type('application/json; charset=utf-8').send(coded.toJSON());
+  };
+}
 
 /**
  * Bodies are validated strictly (a string is never taken for a number: `"baseRevision": "3"` is

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CANDIDATE_STATUSES, REVISION_ACTIONS } from '../store/records';
 
 /**
  * The wire shapes of the HTTP API, each defined once: the same object validates requests, types
@@ -38,7 +39,7 @@ export const ResourceSchema = Type.Object(
 export const RevisionSchema = Type.Object({
   resourceId: Id,
   revision: Revision,
-  action: Type.Union([Type.Literal('create'), Type.Literal('op'), Type.Literal('restore')]),
+  action: Type.Union(REVISION_ACTIONS.map((action) => Type.Literal(action))),
   op: AnyJson,
   operator: Type.String(),
   createdAt: Type.String(),
@@ -94,7 +95,7 @@ export const ChangesQuery = Type.Object(
 );
 export type ChangesQuery = Static<typeof ChangesQuery>;
 export const CandidatesQuery = Type.Object(
-  { status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('discarded')])) },
+  { status: Type.Optional(Type.Union(CANDIDATE_STATUSES.map((status) => Type.Literal(status)))) },
   { additionalProperties: false },
 );
 export type CandidatesQuery = Static<typeof CandidatesQuery>;

@@ -17,11 +17,13 @@ export interface ResourceRecord {
 }
 
 /**
- * How a revision came to be: `create` (revision 0, op is null), `op` (the kind's op), or `restore`
- * (op is `{"toRevision": N}`: the content of revision N, committed anew).
+ * How a revision came to be: `create` (revision 0, op is null), `op` (the kind's op), `restore`
+ * (op is `{"toRevision": N}`: the content of revision N, committed anew), or `external` (the outside
+ * application of an `external` kind changed on its own; see plugins/external.ts). Every wire schema
+ * that carries an action is built from this list.
  */
-/** `external`: the outside application of an `external` kind changed on its own (see plugins/external.ts). */
-export type RevisionAction = 'create' | 'op' | 'restore' | 'external';
+export const REVISION_ACTIONS = ['create', 'op', 'restore', 'external'] as const;
+export type RevisionAction = (typeof REVISION_ACTIONS)[number];
 
 /** One committed revision. Revision 0 is the creation; every later one has the op that made it. */
 export interface RevisionRecord {
@@ -34,7 +36,8 @@ export interface RevisionRecord {
 }
 
 export type CandidateSource = 'conflict' | 'draft';
-export type CandidateStatus = 'open' | 'accepted' | 'rejected' | 'discarded';
+export const CANDIDATE_STATUSES = ['open', 'accepted', 'rejected', 'discarded'] as const;
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
 
 /**
  * A change that is not (yet) part of the resource: an op rejected by `revision_conflict`, or the ops

@@ -119,10 +119,17 @@ export interface EventRepo {
 }
 
 /**
- * Results of side effects keyed by an idempotency key (task, turn, call id). A repeated call with a
- * known key returns the recorded result instead of acting twice.
+ * Results of side effects keyed by an idempotency key within a scope (see store/idempotency.ts), with
+ * a fingerprint of the request that made them.
  */
 export interface IdempotencyRepo {
-  get(key: string): Promise<Json | undefined>;
-  put(key: string, result: Json, at: string): Promise<void>;
+  get(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
+  put(record: IdempotencyRecord & { readonly at: string }): Promise<void>;
+}
+
+export interface IdempotencyRecord {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly result: Json;
 }

@@ -21,3 +21,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** JSON text with object keys sorted at every depth: equal for values that are `jsonEqual`. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (!isPlainObject(item)) return item;
+    const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(item).sort()) sorted[key] = item[key];
+    return sorted;
+  });
+}

@@ -42,7 +42,7 @@ describe('monitor tools', () => {
     expect(created.isError).toBeUndefined();
     expect(created.content).toMatchObject({ kind: 'file', name: 'notes', watches: 'file notes.md', status: 'active', agentId: 'scout-1', intervalSeconds: 60, events: 0 });
     const id = (created.content as { id: string }).id;
-    expect((await call('create_monitor', { kind: 'file', path: 'notes.md' }, caller)).content).toMatchObject({ id });
+    expect((await call('create_monitor', { kind: 'file', path: 'notes.md', name: 'notes' }, caller)).content).toMatchObject({ id });
     expect(await ws.host.monitors.get(id)).toMatchObject({ taskId: 'task_a', agentId: 'scout-1', createdBy: 'agent:scout-1' });
 
     expect((await call('list_monitors', {}, { taskId: 'task_a' })).content).toEqual({ monitors: [expect.objectContaining({ id })] });

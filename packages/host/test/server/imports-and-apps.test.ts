@@ -121,6 +121,28 @@ describe('live apps', () => {
     expect([missing.statusCode, errorCode(missing)]).toEqual([404, 'not_found']);
   });
 
+  it('redirects any path, however encoded, to its keyed address; a path that cannot be a file is a 4xx in the error shape', async () => {
+    const { id } = await t.host.resources.create({ kind: 'test.site', operator: 'human:ann' });
+    await t.host.resources.commit(id, { baseRevision: 0, op: { path: 'é ✓.html', text: 'accents' }, operator: 'human:ann' });
+    const served = await open(`/apps/${id}/%C3%A9%20%E2%9C%93.html`);
+    expect([served.response.statusCode, served.response.body]).toEqual([200, 'accents']);
+    for (const path of ['%00', 'a%0d%0aSet-Cookie:%20x=1', '%0a', '%E2%9C%93', 'a%2Fb', '%C3%A9/x', 'caf%C3%A9%00.html', '%FF', '%ZZ', '..%5c..%5csecret']) {
+      const redirect = await t.request({ method: 'GET', url: `/apps/${id}/${path}` });
+      expect([path, redirect.statusCode < 500]).toEqual([path, true]);
+      if (redirect.statusCode >= 400) {
+        expect([path, body<{ error: { code: string; message: string; hint: string } }>(redirect).error]).toEqual([path, expect.objectContaining({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) })]);
+        continue;
+      }
+      const location = String(redirect.headers.location);
+      expect(location).toMatch(/^[\x21-\x7e]+$/); // printable ASCII only: nothing can split or inject a header
+      const file = await t.request({ method: 'GET', url: location, headers: { authorization: undefined } });
+      expect([path, file.statusCode]).toEqual([path, expect.any(Number)]);
+      expect(file.statusCode).toBeGreaterThanOrEqual(400);
+      expect(file.statusCode).toBeLessThan(500);
+      expect(errorCode(file)).toMatch(/^(not_found|invalid_input)$/);
+    }
+  });
+
   it('needs credentials to find the app', async () => {
     const { id } = await t.host.resources.create({ kind: 'test.site', operator: 'human:ann' });
     const response = await t.request({ method: 'GET', url: `/apps/${id}/`, headers: { authorization: undefined } });

@@ -37,8 +37,10 @@ export const APP_HEADERS: Readonly<Record<string, string>> = {
 export function registerAppRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const tags = ['apps'];
   const keyOf = (id: string): string => createHmac('sha256', ctx.token).update(`app:${id}`).digest('base64url').slice(0, 32);
+  // The path arrives decoded: each segment is encoded again, or a CR, LF, NUL or non-ASCII
+  // character would land in the Location header as it is (which Node refuses with a 500).
   const redirect = (reply: FastifyReply, id: string, rest: string): FastifyReply =>
-    reply.redirect(`/apps/${encodeURIComponent(id)}/@${keyOf(id)}/${rest}`);
+    reply.redirect(`/apps/${encodeURIComponent(id)}/@${keyOf(id)}/${rest.split('/').map(encodeURIComponent).join('/')}`);
   const checkKey = (id: string, key: string): void => {
     if (!sameSecret(key, keyOf(id))) throw new CoworkError('unauthorized', 'this app link is not valid; open the app from the page again');
   };

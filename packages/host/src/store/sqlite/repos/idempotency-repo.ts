@@ -1,23 +1,22 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Json } from '../../records';
-import type { IdempotencyRepo } from '../../store';
+import type { IdempotencyRecord, IdempotencyRepo } from '../../store';
 import { parseStored } from '../../../util/json';
 
 export class SqliteIdempotencyRepo implements IdempotencyRepo {
-  private readonly getStmt: Statement<[string], { result: string }>;
-  private readonly putStmt: Statement;
+  private readonly getStmt: Statement<[string, string], { fingerprint: string; result: string }>;
+  private readonly putStmt: Statement<[string, string, string, string, string]>;
 
   constructor(db: Database) {
-    this.getStmt = db.prepare('SELECT result FROM idempotency WHERE key = ?');
-    this.putStmt = db.prepare('INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?)');
+    this.getStmt = db.prepare('SELECT fingerprint, result FROM idempotency WHERE scope = ? AND key = ?');
+    this.putStmt = db.prepare('INSERT INTO idempotency (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
   }
 
-  async get(key: string): Promise<Json | undefined> {
-    const row = this.getStmt.get(key);
-    return row && parseStored(row.result);
+  async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
+    const row = this.getStmt.get(scope, key);
+    return row && { scope, key, fingerprint: row.fingerprint, result: parseStored(row.result) };
   }
 
-  async put(key: string, result: Json, at: string): Promise<void> {
-    this.putStmt.run(key, JSON.stringify(result), at);
+  async put(record: IdempotencyRecord & { readonly at: string }): Promise<void> {
+    this.putStmt.run(record.scope, record.key, record.fingerprint, JSON.stringify(record.result), record.at);
   }
 }
