@@ -4,6 +4,7 @@
  * gives the same matches and last match as a full read of the retained log (`selectLines`), at
  * every point where it is asked, while reading only what each file gained.
  */
+import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,53 @@ describe('LogMatchCounter', () => {
     }
   });
 
+  it('counts like a full read when asked at any step of a write, rotation included (fast-check)', () => {
+    let run = 0;
+    let asked = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.constantFrom('READY', '^$', '\\r$', '😀', 'é', '^step \\d+$', '.'),
+        fc.array(fc.record({ text: fc.array(fc.constantFrom(...FC_PIECES), { maxLength: 6 }), askAt: fc.array(fc.nat({ max: 12 }), { maxLength: 3 }) }), { maxLength: 25 }),
+        (keep, maxBytes, search, writes) => {
+          const path = join(dir, `fc-${run++}.log`);
+          const log = new RotatingLog(path, { maxBytes, keep });
+          const counter = new LogMatchCounter(path, keep, compilePattern(search));
+          const check = (): void => expect(counter.count()).toEqual(fullRead(path, keep, search));
+          for (const { text, askAt } of writes) {
+            // The writer's file operations are numbered; a count lands right after the chosen ones.
+            asked += asksDuringWrite(new Set(askAt), check, () => log.write(Buffer.from(text.join(''))));
+            check();
+          }
+          log.close();
+          check();
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(asked).toBeGreaterThan(0); // the writer's operations were seen
+  });
+
+  it('counts a line longer than the read window, with a character cut at the window edge', () => {
+    const path = join(dir, 'long.log');
+    const log = new RotatingLog(path, { maxBytes: 4 * 1024 * 1024, keep: 1 });
+    const counter = new LogMatchCounter(path, 1, compilePattern('✓ READY\r$'));
+    const check = (): void => expect(counter.count()).toEqual(fullRead(path, 1, '✓ READY\r$'));
+    const window = 1024 * 1024;
+    const mark = Buffer.from('✓');
+    log.write(Buffer.concat([Buffer.from('a'.repeat(window - 1)), mark.subarray(0, 2)])); // ✓ is cut at the window's edge
+    check();
+    log.write(Buffer.concat([mark.subarray(2), Buffer.from(' READY\r\n')]));
+    check();
+    log.write(Buffer.from('b'.repeat(window + 5) + '✓ READY\r'));
+    check();
+    log.write(Buffer.from('\n' + 'c'.repeat(3 * window) + '✓ READY\r\n'));
+    check();
+    log.close();
+    expect(counter.count().matches).toBe(3);
+  });
+
   it('reads only what was appended since the last count', () => {
     const path = join(dir, 'big.log');
     const log = new RotatingLog(path, { maxBytes: 10 * 1024 * 1024, keep: 2 });
@@ -61,6 +109,39 @@ describe('LogMatchCounter', () => {
     log.close();
   });
 });
+
+const FC_PIECES = ['READY', 'READ', 'Y', '\n', '\n', '\r\n', '\r', 'é', '✓', '😀', 'step 7', '', ' ', 'xxxxxxxxx'];
+
+/**
+ * Runs `write`, calling `ask` right after the writer's file operations numbered in `at` (writes,
+ * renames, removals, opens for appending: a count may land between any two of them, as a monitor's
+ * poll does while the supervisor rotates).
+ */
+function asksDuringWrite(at: Set<number>, ask: () => void, write: () => void): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as Record<string, unknown>;
+  const names = ['writeSync', 'renameSync', 'rmSync', 'openSync'] as const;
+  const originals = names.map((name) => fs[name] as (...args: unknown[]) => unknown);
+  let op = 0;
+  let asked = 0;
+  names.forEach((name, i) => {
+    fs[name] = (...args: unknown[]): unknown => {
+      const result = originals[i]!(...args);
+      if (name === 'openSync' && args[1] !== 'a') return result; // the readers' own opens
+      if (at.has(op++)) {
+        asked += 1;
+        ask();
+      }
+      return result;
+    };
+  });
+  try {
+    write();
+  } finally {
+    names.forEach((name, i) => (fs[name] = originals[i]));
+  }
+  return asked;
+}
 
 /** Bytes that fs.readSync returned while `fn` ran. */
 function countReads(fn: () => void): { bytes: number } {
