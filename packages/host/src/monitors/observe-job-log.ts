@@ -8,7 +8,7 @@ export interface JobLogSource {
   logMatchCounter(id: string, stream: 'stdout' | 'stderr', search: string): Promise<{ count(): LogMatchCount }>;
 }
 
-/** A matching line is cut to this many characters in the observation. */
+/** A matching line is cut to this many UTF-16 code units in the observation (one fewer rather than half a character). */
 const MAX_LINE_CHARS = 500;
 
 /**
@@ -24,11 +24,18 @@ export function jobLogObserver(target: { jobId: string; pattern: string; stream:
       try {
         counter ??= await jobs.logMatchCounter(target.jobId, target.stream, target.pattern);
         const { matches, lastMatch } = counter.count();
-        return { matches, lastMatch: lastMatch === null ? null : lastMatch.slice(0, MAX_LINE_CHARS) };
+        return { matches, lastMatch: lastMatch === null ? null : cutLine(lastMatch) };
       } catch (error) {
         if (isCoworkError(error)) return { error: error.code, message: error.message };
         throw error;
       }
     },
   };
+}
+
+/** The line's first MAX_LINE_CHARS code units, without a surrogate pair's first half at the end. */
+function cutLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const last = line.charCodeAt(MAX_LINE_CHARS - 1);
+  return line.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS);
 }
