@@ -63,6 +63,19 @@ export function starterApp(): WebApp {
   return { entry: 'index.html', files: { 'index.html': { text: STARTER_HTML } } };
 }
 
+/**
+ * The file at `path`, or undefined. Contents are plain objects (parsed JSON), so `files[path]` and
+ * `path in files` would find Object.prototype's members for paths like "constructor" or "toString":
+ * every lookup by a path someone chose goes through here.
+ */
+export function fileAt(app: WebApp, path: string): WebFile | undefined {
+  return Object.hasOwn(app.files, path) ? app.files[path] : undefined;
+}
+
+export function hasFile(app: WebApp, path: string): boolean {
+  return Object.hasOwn(app.files, path);
+}
+
 export function isText(file: WebFile): file is TextFile {
   return 'text' in file;
 }

@@ -1,5 +1,5 @@
 import { lineDiff, type ViewBlock } from '@cowork/host';
-import { fileBytes, isText, shortBytes, totalBytes, type WebApp, type WebFile } from './content';
+import { fileAt, fileBytes, hasFile, isText, shortBytes, totalBytes, type WebApp, type WebFile } from './content';
 import { mediaTypeOf } from './media-types';
 
 /** The entry's first lines in a summary: enough to see the page's structure, not the whole file. */
@@ -13,10 +13,10 @@ const FILE_DIFF_LINES = 120;
 export function summarizeWebApp(app: WebApp): string {
   const paths = Object.keys(app.files).sort();
   const count = `${paths.length} file${paths.length === 1 ? '' : 's'}`;
-  const entry = app.files[app.entry] ? app.entry : `${app.entry} (missing)`;
+  const entry = hasFile(app, app.entry) ? app.entry : `${app.entry} (missing)`;
   const lines = [`web.app: ${count}, ${shortBytes(totalBytes(app))} in all; entry ${entry}`];
   for (const path of paths) lines.push(`  ${path}  ${describeFile(path, app.files[path]!)}`);
-  const page = app.files[app.entry];
+  const page = fileAt(app, app.entry);
   if (page && isText(page)) {
     const head = page.text.split('\n');
     lines.push(`${app.entry}, first ${Math.min(head.length, ENTRY_HEAD_LINES)} of ${head.length} lines:`);
@@ -32,8 +32,8 @@ export function summarizeWebApp(app: WebApp): string {
 export function diffWebApps(before: WebApp, after: WebApp): string {
   const lines: string[] = [];
   if (before.entry !== after.entry) lines.push(`entry: ${before.entry} → ${after.entry}`);
-  const removed = Object.keys(before.files).filter((p) => !(p in after.files)).sort();
-  const added = Object.keys(after.files).filter((p) => !(p in before.files)).sort();
+  const removed = Object.keys(before.files).filter((p) => !hasFile(after, p)).sort();
+  const added = Object.keys(after.files).filter((p) => !hasFile(before, p)).sort();
   const renamedTo = new Map<string, string>();
   for (const from of removed) {
     const to = added.find((p) => !renamedTo.has(p) && sameFile(before.files[from]!, after.files[p]!));
@@ -43,7 +43,7 @@ export function diffWebApps(before: WebApp, after: WebApp): string {
   const renamedFrom = new Set(renamedTo.values());
   for (const path of removed) if (!renamedFrom.has(path)) lines.push(`removed ${path} (${describeFile(path, before.files[path]!)})`);
   for (const path of added) if (!renamedTo.has(path)) lines.push(`added ${path} (${describeFile(path, after.files[path]!)})`);
-  const kept = Object.keys(after.files).filter((p) => p in before.files).sort();
+  const kept = Object.keys(after.files).filter((p) => hasFile(before, p)).sort();
   for (const path of kept) {
     const was = before.files[path]!;
     const now = after.files[path]!;

@@ -12,7 +12,8 @@ export const ZIP_MEDIA_TYPE = 'application/zip';
  */
 export function zipWebApp(app: WebApp): Uint8Array {
   const mtime = new Date(2000, 0, 1, 12, 0, 0);
-  const files: Zippable = {};
+  // No prototype: a path is only ever the app's own key (paths.ts refuses "__proto__").
+  const files: Zippable = Object.create(null) as Zippable;
   for (const path of Object.keys(app.files).sort()) {
     files[path] = [fileData(app.files[path]!), { level: isCompressed(path) ? 0 : 6, mtime }];
   }

@@ -1,5 +1,5 @@
 import { opShape, rejectOp } from '@cowork/host';
-import { MAX_FILES, MAX_TOTAL_BYTES, fileProblems, formatBytes, isText, totalBytes, type WebApp, type WebFile } from './content';
+import { MAX_FILES, MAX_TOTAL_BYTES, fileAt, fileProblems, formatBytes, hasFile, isText, totalBytes, type WebApp, type WebFile } from './content';
 import { pathProblem } from './paths';
 
 /**
@@ -58,7 +58,7 @@ export function applyWebAppOp(app: WebApp, op: WebAppOp): WebApp {
   switch (op.type) {
     case 'put_file': {
       const file: WebFile = op.text !== undefined ? { text: op.text } : { base64: op.base64!, ...(op.mediaType ? { mediaType: op.mediaType } : {}) };
-      if (!(op.path in app.files)) {
+      if (!hasFile(app, op.path)) {
         checkFreePath(app, op.path);
         if (Object.keys(app.files).length >= MAX_FILES) {
           throw rejectOp(`the app already has ${MAX_FILES} files, the most a web.app may hold; delete one before adding ${JSON.stringify(op.path)}`, { path: op.path });
@@ -83,7 +83,7 @@ export function applyWebAppOp(app: WebApp, op: WebAppOp): WebApp {
     }
     case 'rename_file': {
       const file = existing(app, op.from);
-      if (op.to in app.files) throw rejectOp(`${JSON.stringify(op.to)} already exists; delete it first or pick another name`, { path: op.to });
+      if (hasFile(app, op.to)) throw rejectOp(`${JSON.stringify(op.to)} already exists; delete it first or pick another name`, { path: op.to });
       if (op.from === app.entry && !isHtml(op.to)) {
         throw rejectOp(`${JSON.stringify(op.from)} is the entry and must stay an HTML file; set_entry to another page first`, { path: op.from });
       }
@@ -107,7 +107,7 @@ export function isHtml(path: string): boolean {
 }
 
 function existing(app: WebApp, path: string): WebFile {
-  const file = app.files[path];
+  const file = fileAt(app, path);
   if (!file) throw rejectOp(`no file ${JSON.stringify(path)} in the app; it has ${listFiles(app)}`, { path });
   return file;
 }

@@ -5,8 +5,14 @@
  */
 export const MAX_PATH_CHARS = 200;
 
-/** Segments of letters, digits and `._@+~-` joined by `/`, none of them `.` or `..` (the lookaheads). */
-export const PATH_PATTERN = '^(?!\\.{1,2}(?:/|$))(?!.*/\\.{1,2}(?:/|$))[A-Za-z0-9._@+~-]+(?:/[A-Za-z0-9._@+~-]+)*$';
+/**
+ * A segment no path may have: a file or folder named `__proto__` cannot be a key of a plain object
+ * (assigning it sets the object's prototype), so it would vanish from a content, a zip or a file tree.
+ */
+export const RESERVED_SEGMENT = '__proto__';
+
+/** Segments of letters, digits and `._@+~-` joined by `/`, none of them `.`, `..` or `__proto__` (the lookaheads). */
+export const PATH_PATTERN = '^(?!\\.{1,2}(?:/|$))(?!.*/\\.{1,2}(?:/|$))(?!(?:.*/)?__proto__(?:/|$))[A-Za-z0-9._@+~-]+(?:/[A-Za-z0-9._@+~-]+)*$';
 
 const PATH_REGEX = new RegExp(PATH_PATTERN);
 
@@ -23,6 +29,7 @@ export function pathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '..')) return `file path ${shown} contains "..", which would leave the app; give a path inside it`;
   if (segments.some((s) => s === '.')) return `file path ${shown} contains a "." segment; write the path without it`;
   if (segments.some((s) => s === '')) return `file path ${shown} has an empty segment (a trailing or doubled "/")`;
+  if (segments.includes(RESERVED_SEGMENT)) return `file path ${shown} has a file or folder named "${RESERVED_SEGMENT}", a name JavaScript objects reserve; rename it`;
   if (!PATH_REGEX.test(path)) return `file path ${shown} has characters other than letters, digits and . _ - @ + ~`;
   return undefined;
 }

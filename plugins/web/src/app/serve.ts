@@ -1,5 +1,5 @@
 import type { AppFile } from '@cowork/host';
-import { fileData, isText, type WebApp } from './content';
+import { fileAt, fileData, isText, type WebApp } from './content';
 import { mediaTypeOf } from './media-types';
 
 /**
@@ -9,8 +9,8 @@ import { mediaTypeOf } from './media-types';
  */
 export function appFile(app: WebApp, path: string): AppFile | undefined {
   const wanted = path === '' || path === 'index.html' ? app.entry : path.endsWith('/') ? `${path}index.html` : path;
-  if (!Object.prototype.hasOwnProperty.call(app.files, wanted)) return undefined;
-  const file = app.files[wanted]!;
+  const file = fileAt(app, wanted);
+  if (!file) return undefined;
   if (isText(file)) return { data: file.text, mediaType: mediaTypeOf(wanted) };
   return { data: fileData(file), mediaType: file.mediaType ?? mediaTypeOf(wanted) };
 }
