@@ -57,9 +57,9 @@ describe('part ops', () => {
     expect(refusal(bracket(), { type: 'add_feature', feature: { id: 'plate', type: 'sphere', radius: 1 } })).toMatch(/already exists/);
   });
 
-  it('refuse missing parameters, bad expressions and non-positive dimensions', () => {
+  it('refuse missing parameters, bad expressions and dimensions out of range', () => {
     expect(refusal(bracket(), { type: 'edit_feature', id: 'plate', set: { width: 'length' } })).toMatch(/feature plate \(box\): width: .*parameter "length", which does not exist/);
-    expect(refusal(bracket(), { type: 'set_parameter', name: 'hole', value: 0 })).toMatch(/feature bore \(cylinder\): radius must be greater than 0 but is 0/);
+    expect(refusal(bracket(), { type: 'set_parameter', name: 'hole', value: 0 })).toMatch(/feature bore \(cylinder\): radius must be from 0\.000001 to 1000000 mm but is 0/);
     expect(refusal(bracket(), { type: 'edit_feature', id: 'round', set: { radius: 'eval(1)' } })).toMatch(/cannot read the expression/);
     expect(refusal(bracket(), { type: 'delete_parameter', name: 'hole' })).toMatch(/parameter hole is used by features bore/);
   });

@@ -1,6 +1,7 @@
 import { CoworkError, defineKind, type ExportContext } from '@cowork/host';
 import { kernelExport } from '../geometry/kernel-export';
 import { initialPart, type Part } from '../part/content';
+import { assemblyProblems } from './checks';
 import { ASSEMBLY_SCHEMA, type Assembly, type Placement } from './content';
 import { assemblyView, diffAssemblies, summarizeAssembly } from './describe';
 import { ASSEMBLY_OP_SCHEMA, applyAssemblyOp, type AssemblyOp } from './ops';
@@ -18,8 +19,9 @@ export const assemblyKind = defineKind<Assembly, AssemblyOp>({
   opSchema: ASSEMBLY_OP_SCHEMA,
   initialContent: () => ({ units: 'mm', parts: [{ id: 'part1', part: initialPart(), placement: { translate: [0, 0, 0] } }] }),
   applyOp: applyAssemblyOp,
-  // Every reference must name a cad.part revision that exists; the parts themselves are built on export and by cad_check.
-  checkContent: (assembly, context) => referenceProblems(assembly, context.resources),
+  // Placements and inline parts must be within the kernel's ranges, and every reference must name a
+  // cad.part revision that exists; the parts themselves are built on export and by cad_check.
+  checkContent: async (assembly, context) => [...assemblyProblems(assembly), ...(await referenceProblems(assembly, context.resources))],
   summarize: summarizeAssembly,
   diff: diffAssemblies,
   view: assemblyView,

@@ -2,6 +2,7 @@ import { opShape, rejectOp } from '@cowork/host';
 import { applyPartOp, PART_OP_SCHEMA, type PartOp } from '../part/ops';
 import { checkPart } from '../part/structure';
 import { FEATURE_ID_SCHEMA } from '../part/content';
+import { placementProblems } from './checks';
 import { ASSEMBLY_PART_SCHEMA, PLACEMENT_SCHEMA, type Assembly, type AssemblyPart, type Placement } from './content';
 
 /**
@@ -36,11 +37,13 @@ export function applyAssemblyOp(assembly: Assembly, op: AssemblyOp): Assembly {
     case 'add_part':
       if (assembly.parts.some((p) => p.id === op.part.id)) throw rejectOp(`a part with id ${JSON.stringify(op.part.id)} already exists`, { partId: op.part.id });
       if (op.part.part) checkPart(op.part.part);
+      checkPlacement(op.part.id, op.part.placement);
       return { ...assembly, parts: [...assembly.parts, op.part] };
     case 'remove_part':
       indexOf(assembly, op.id);
       return { ...assembly, parts: assembly.parts.filter((p) => p.id !== op.id) };
     case 'place_part':
+      checkPlacement(op.id, op.placement);
       return update(assembly, op.id, (p) => ({ ...p, placement: op.placement }));
     case 'edit_part':
       return update(assembly, op.id, (p) => {
@@ -53,6 +56,11 @@ export function applyAssemblyOp(assembly: Assembly, op: AssemblyOp): Assembly {
         return { ...p, ref: { ...p.ref, revision: op.revision } };
       });
   }
+}
+
+function checkPlacement(id: string, placement: Placement): void {
+  const problems = placementProblems(placement);
+  if (problems.length > 0) throw rejectOp(`part [${id}]: ${problems.join('; ')}`, { partId: id, problems });
 }
 
 function update(assembly: Assembly, id: string, change: (part: AssemblyPart) => AssemblyPart): Assembly {

@@ -1,6 +1,7 @@
 import { EdgeFinder, draw, drawCircle, drawRectangle, makeBox, makeCylinder, makeSphere, measureVolume, type Drawing, type Shape3D } from 'replicad';
 import type { Axis, EdgeSelector, Feature, Part, Profile, Sketch } from '../part/content';
 import { evaluateNum, type Num } from '../part/expression';
+import { LIMITS, type Limits } from '../part/limits';
 import { partProblems } from '../part/structure';
 import { kernelMessage } from './occt';
 import { readStep } from './step';
@@ -26,8 +27,9 @@ const EMPTY_VOLUME = 1e-6;
 
 export const AXES: Record<Axis, [number, number, number]> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
 
-export function buildPart(part: Part): Shape3D {
-  const [problem] = partProblems(part);
+/** The part's shape; its numbers are checked against `limits` first, as every content is before it is written. */
+export function buildPart(part: Part, limits: Limits = LIMITS): Shape3D {
+  const [problem] = partProblems(part, limits);
   if (problem) throw new GeometryError(problem.featureId, problem.message);
   const bodies = new Map<string, Shape3D>();
   try {

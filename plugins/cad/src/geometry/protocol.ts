@@ -1,4 +1,5 @@
 import type { Part } from '../part/content';
+import type { Limits } from '../part/limits';
 import type { Measures } from './measure';
 
 /**
@@ -28,6 +29,12 @@ export type KernelValue = Measures | Uint8Array | Interference[] | null;
 export type KernelReply =
   | { id: number; ok: true; value: KernelValue }
   | { id: number; ok: false; error: KernelFailure };
+
+/** What the worker posts: `loaded` once OpenCascade is ready (or `load_failed`, why not), then one `reply` per request. */
+export type WorkerMessage = { type: 'loaded' } | { type: 'load_failed'; message: string } | { type: 'reply'; reply: KernelReply };
+
+/** What a worker is started with: the ranges it checks every part against before building it. */
+export type WorkerData = { limits: Limits };
 
 /** Why a request failed: `geometry` when the part itself is at fault (and which feature), else the kernel. */
 export type KernelFailure = { geometry: boolean; featureId?: string; message: string };

@@ -1,21 +1,29 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { makeCompound, measureVolume, type Shape3D } from 'replicad';
+import { placementProblems } from '../assembly/checks';
 import type { Part } from '../part/content';
 import { AXES, GeometryError, buildPart } from './build';
 import { writeGlb } from './glb';
 import { measure } from './measure';
 import { kernelMessage, loadOcct } from './occt';
-import type { Body, Interference, KernelFailure, KernelReply, KernelRequest, KernelValue, MeshFormat, Placement } from './protocol';
+import type { Body, Interference, KernelFailure, KernelReply, KernelRequest, KernelValue, MeshFormat, Placement, WorkerData, WorkerMessage } from './protocol';
 import { readStep, writeStep } from './step';
 
 /**
  * The CAD worker: one OpenCascade instance for the whole process, off the host's event loop. It
- * answers one request at a time and keeps the last few shapes it built (they live in WASM memory
- * and are released when they fall out).
+ * says when OpenCascade has loaded, then answers one request at a time (the host sends the next
+ * only after a reply, and replaces this worker if one takes too long), and keeps the last few
+ * shapes it built (they live in WASM memory and are released when they fall out).
  */
 const KEPT_SHAPES = 8;
 const shapes = new Map<string, Shape3D>();
+const { limits } = workerData as WorkerData;
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => parentPort!.postMessage(message, transfer);
 const ready = loadOcct();
+ready.then(
+  () => post({ type: 'loaded' }),
+  (error: unknown) => post({ type: 'load_failed', message: error instanceof Error ? error.message : String(error) }),
+);
 
 parentPort!.on('message', (message: { id: number; request: KernelRequest }) => {
   void ready
@@ -24,7 +32,7 @@ parentPort!.on('message', (message: { id: number; request: KernelRequest }) => {
       (value): KernelReply => ({ id: message.id, ok: true, value }),
       (error: unknown): KernelReply => ({ id: message.id, ok: false, error: failure(error) }),
     )
-    .then((reply) => parentPort!.postMessage(reply, reply.ok && reply.value instanceof Uint8Array ? [reply.value.buffer as ArrayBuffer] : []));
+    .then((reply) => post({ type: 'reply', reply }, reply.ok && reply.value instanceof Uint8Array ? [reply.value.buffer as ArrayBuffer] : []));
 });
 
 async function handle(request: KernelRequest): Promise<KernelValue> {
@@ -67,7 +75,7 @@ function shapeOf(key: string, part: Part): Shape3D {
     shapes.set(key, kept);
     return kept;
   }
-  const shape = buildPart(part);
+  const shape = buildPart(part, limits);
   shapes.set(key, shape);
   for (const [oldKey, old] of shapes) {
     if (shapes.size <= KEPT_SHAPES) break;
@@ -89,6 +97,9 @@ async function exportShape(shape: Shape3D, format: MeshFormat, name: string): Pr
 
 /** A body's shape where its placement puts it: a moved copy (the kept shape stays as it is). */
 function placedBody(body: Body): Shape3D {
+  // A revision written before placements were checked must not reach OCCT with a NaN or a far-off position.
+  const problems = body.placement ? placementProblems(body.placement) : [];
+  if (problems.length > 0) throw new GeometryError(undefined, `part [${body.name}]: ${problems.join('; ')}`);
   let copy = shapeOf(body.key, body.part).clone();
   const placement: Placement = body.placement ?? { translate: [0, 0, 0] };
   if (placement.rotate) copy = copy.rotate(placement.rotate.angle, [0, 0, 0], AXES[placement.rotate.axis]);

@@ -20,14 +20,13 @@ export function summarizePart(part: Part, measures: KnownMeasures): string {
 /** Changed parameters, and features added, removed or edited (field by field), matched by id. */
 export function diffParts(before: Part, after: Part): string {
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(before.parameters)) {
-    const now = after.parameters[name];
-    if (now === undefined) lines.push(`removed parameter ${name} (was ${value})`);
-    else if (now !== value) lines.push(`parameter ${name}: ${value} → ${now}`);
+  // Maps, not lookups on the content's objects: a parameter named `constructor` is not Object's.
+  const [wasSet, nowSet] = [new Map(Object.entries(before.parameters)), new Map(Object.entries(after.parameters))];
+  for (const [name, value] of wasSet) {
+    if (!nowSet.has(name)) lines.push(`removed parameter ${name} (was ${value})`);
+    else if (nowSet.get(name) !== value) lines.push(`parameter ${name}: ${value} → ${nowSet.get(name)}`);
   }
-  for (const [name, value] of Object.entries(after.parameters)) {
-    if (before.parameters[name] === undefined) lines.push(`added parameter ${name} = ${value}`);
-  }
+  for (const [name, value] of nowSet) if (!wasSet.has(name)) lines.push(`added parameter ${name} = ${value}`);
   const old = new Map(before.features.map((f) => [f.id, f]));
   const now = new Set(after.features.map((f) => f.id));
   for (const feature of before.features) if (!now.has(feature.id)) lines.push(`removed feature ${featureLine(feature, before.parameters)}`);

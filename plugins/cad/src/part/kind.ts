@@ -4,6 +4,7 @@ import { kernelExport } from '../geometry/kernel-export';
 import { MAX_STEP_BASE64, PART_SCHEMA, initialPart, type Part } from './content';
 import { diffParts, partView, summarizePart } from './describe';
 import { PART_OP_SCHEMA, applyPartOp, validatePartOp, type PartOp } from './ops';
+import { partProblems } from './structure';
 
 /**
  * `cad.part`: a parametric solid owned by the host. Ops edit parameters and features; the
@@ -16,6 +17,7 @@ export const partKind = defineKind<Part, PartOp>({
   description:
     'A parametric CAD part (mm, degrees): named parameters and a feature tree (box, cylinder, sphere, extruded or revolved sketch, ' +
     'union/cut/intersect, fillet/chamfer, translate/rotate, imported STEP solid); numbers may be expressions over parameters. ' +
+    'Lengths are 1e-6 to 1e6 mm, positions within 1e6 mm, a revolve 0.001 to 360 degrees, rotations within ±360 degrees. ' +
     'Edited by set_parameter, delete_parameter, add_feature, edit_feature and remove_feature; exports step (AP214), stl and glb; imports step.',
   revisionSemantics: 'host',
   contentSchema: PART_SCHEMA,
@@ -25,7 +27,10 @@ export const partKind = defineKind<Part, PartOp>({
   applyOp: applyPartOp,
   // Every way a part is written (any edge, a candidate accepted, a create) must leave a part that
   // builds: a fillet too large for its edges or a cut that leaves nothing is refused, naming the feature.
+  // The structural checks come first, so that a size the kernel would spin on (a 1e-30 mm sphere) never reaches it.
   checkContent: async (part) => {
+    const problems = partProblems(part);
+    if (problems.length > 0) return problems.map((p) => p.message);
     const evaluation = await sharedKernel().evaluate(part);
     return evaluation.ok ? [] : [`the part would not build: ${evaluation.message}${evaluation.featureId ? ` (fix or remove feature ${evaluation.featureId})` : ''}`];
   },

@@ -1,5 +1,6 @@
 import { opShape, rejectOp, type Json } from '@cowork/host';
 import { FEATURE_ID_SCHEMA, FEATURE_SCHEMA, PARAMETER_NAME_SCHEMA, type Feature, type Part } from './content';
+import { unstorableName } from './limits';
 import { checkPart, referencesOf, usedParameters } from './structure';
 
 /**
@@ -32,20 +33,24 @@ export const PART_OP_SCHEMA = {
 
 /** Checks that need no content: an edit may not change what a feature is. */
 export function validatePartOp(op: PartOp): string[] {
+  if (op.type === 'set_parameter' && unstorableName(op.name)) return [`parameter name ${JSON.stringify(op.name)} is reserved; choose another name`];
   if (op.type !== 'edit_feature') return [];
-  return ['id', 'type'].filter((field) => field in op.set).map((field) => `edit_feature cannot change a feature's ${field}; remove it and add a new one`);
+  return ['id', 'type'].filter((field) => Object.hasOwn(op.set, field)).map((field) => `edit_feature cannot change a feature's ${field}; remove it and add a new one`);
 }
 
 /** Applies an op without mutating `part`; throws `rejectOp` when the op does not fit this part. */
 export function applyPartOp(part: Part, op: PartOp): Part {
   switch (op.type) {
-    case 'set_parameter':
-      return checkPart({ ...part, parameters: { ...part.parameters, [op.name]: op.value } });
+    case 'set_parameter': {
+      const [problem] = validatePartOp(op);
+      if (problem) throw rejectOp(problem, { name: op.name });
+      return checkPart({ ...part, parameters: parametersWith(part.parameters, op.name, op.value) });
+    }
     case 'delete_parameter': {
-      if (!Object.prototype.hasOwnProperty.call(part.parameters, op.name)) throw rejectOp(`no parameter ${JSON.stringify(op.name)}; the part has ${names(part)}`, { name: op.name });
+      if (!Object.hasOwn(part.parameters, op.name)) throw rejectOp(`no parameter ${JSON.stringify(op.name)}; the part has ${names(part)}`, { name: op.name });
       const users = usedParameters(part).get(op.name);
       if (users) throw rejectOp(`parameter ${op.name} is used by features ${[...new Set(users)].join(', ')}; change them first`, { name: op.name });
-      const parameters = { ...part.parameters };
+      const parameters = parametersWith(part.parameters);
       delete parameters[op.name];
       return { ...part, parameters };
     }
@@ -69,6 +74,16 @@ export function applyPartOp(part: Part, op: PartOp): Part {
       return checkPart({ ...part, features });
     }
   }
+}
+
+/**
+ * A copy of the parameters (with `name` set) in an object without a prototype: a person names these
+ * keys, and on a plain object `constructor` or `toString` would read as inherited functions.
+ */
+function parametersWith(parameters: Part['parameters'], name?: string, value?: number): Part['parameters'] {
+  const copy: Part['parameters'] = Object.assign(Object.create(null) as Part['parameters'], parameters);
+  if (name !== undefined) copy[name] = value!;
+  return copy;
 }
 
 function indexOf(part: Part, id: string): number {

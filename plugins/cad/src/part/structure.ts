@@ -1,17 +1,19 @@
 import { rejectOp } from '@cowork/host';
 import type { EdgeSelector, Feature, Part } from './content';
 import { evaluateNum, parameterNames, type Num } from './expression';
+import { LIMITS, rangeProblem, unstorableName, type Limits, type Rule } from './limits';
 
 /**
- * The checks a part must pass without any geometry kernel: ids are unique, every reference names a
- * body made earlier that nothing else used, every number evaluates, and dimensions are positive.
- * `applyOp` runs them on every new content, so a commit can never leave a dangling reference.
+ * The checks a part must pass without any geometry kernel: parameter names can be stored and their
+ * values are finite, ids are unique, every reference names a body made earlier that nothing else
+ * used, and every number evaluates within the range the kernel can build (./limits.ts). `applyOp`
+ * runs them on every new content and the kind's `checkContent` before the kernel sees one, so a
+ * commit can never leave a dangling reference nor hand OpenCascade a size it would spin on.
  */
 
 /** Something wrong with a part, attributed to the feature at fault when there is one. */
 export type PartProblem = { featureId?: string; message: string };
 
-type Rule = 'positive' | 'any';
 export type NumberField = { field: string; value: Num; rule: Rule };
 
 /** The ids of the earlier bodies a feature consumes. */
@@ -32,59 +34,69 @@ export function referencesOf(feature: Feature): string[] {
   }
 }
 
-/** Every number of a feature, named by its field, with the sign it must have. */
+/** Every number of a feature, named by its field, with the range it must be in. */
 export function numbersOf(feature: Feature): NumberField[] {
-  const at = (name: string, v: readonly Num[] | undefined): NumberField[] => (v ?? []).map((value, i) => ({ field: `${name}[${i}]`, value, rule: 'any' }));
+  const at = (name: string, v: readonly Num[] | undefined): NumberField[] => (v ?? []).map((value, i) => ({ field: `${name}[${i}]`, value, rule: 'position' }));
   const one = (field: string, value: Num | undefined, rule: Rule): NumberField[] => (value === undefined ? [] : [{ field, value, rule }]);
   switch (feature.type) {
     case 'box':
-      return [...one('width', feature.width, 'positive'), ...one('depth', feature.depth, 'positive'), ...one('height', feature.height, 'positive'), ...at('at', feature.at)];
+      return [...one('width', feature.width, 'length'), ...one('depth', feature.depth, 'length'), ...one('height', feature.height, 'length'), ...at('at', feature.at)];
     case 'cylinder':
-      return [...one('radius', feature.radius, 'positive'), ...one('height', feature.height, 'positive'), ...at('at', feature.at)];
+      return [...one('radius', feature.radius, 'length'), ...one('height', feature.height, 'length'), ...at('at', feature.at)];
     case 'sphere':
-      return [...one('radius', feature.radius, 'positive'), ...at('at', feature.at)];
+      return [...one('radius', feature.radius, 'length'), ...at('at', feature.at)];
     case 'extrude':
     case 'revolve': {
       const { sketch } = feature;
       const profile = sketch.profile;
-      const own =
-        feature.type === 'extrude' ? one('distance', feature.distance, 'positive') : one('angle', feature.angle, 'positive');
+      const own = feature.type === 'extrude' ? one('distance', feature.distance, 'length') : one('angle', feature.angle, 'revolve');
       const shape =
         profile.shape === 'rectangle'
-          ? [...one('sketch.profile.width', profile.width, 'positive'), ...one('sketch.profile.height', profile.height, 'positive'), ...at('sketch.profile.center', profile.center)]
+          ? [...one('sketch.profile.width', profile.width, 'length'), ...one('sketch.profile.height', profile.height, 'length'), ...at('sketch.profile.center', profile.center)]
           : profile.shape === 'circle'
-            ? [...one('sketch.profile.radius', profile.radius, 'positive'), ...at('sketch.profile.center', profile.center)]
+            ? [...one('sketch.profile.radius', profile.radius, 'length'), ...at('sketch.profile.center', profile.center)]
             : profile.points.flatMap((point, i) => at(`sketch.profile.points[${i}]`, point));
-      return [...own, ...one('sketch.offset', sketch.offset, 'any'), ...shape];
+      return [...own, ...one('sketch.offset', sketch.offset, 'position'), ...shape];
     }
     case 'fillet':
-      return [...one('radius', feature.radius, 'positive'), ...edgeNumbers(feature.edges)];
+      return [...one('radius', feature.radius, 'length'), ...edgeNumbers(feature.edges)];
     case 'chamfer':
-      return [...one('distance', feature.distance, 'positive'), ...edgeNumbers(feature.edges)];
+      return [...one('distance', feature.distance, 'length'), ...edgeNumbers(feature.edges)];
     case 'translate':
       return at('by', feature.by);
     case 'rotate':
-      return [...one('angle', feature.angle, 'any'), ...at('origin', feature.origin)];
+      return [...one('angle', feature.angle, 'rotation'), ...at('origin', feature.origin)];
     default:
       return [];
   }
 }
 
-/** Evaluates one numeric field or throws an Error naming the field and the rule it breaks. */
-export function fieldValue(field: NumberField, parameters: Part['parameters']): number {
+/** Evaluates one numeric field or throws an Error naming the field and the range it breaks. */
+export function fieldValue(field: NumberField, parameters: Part['parameters'], limits: Limits = LIMITS): number {
   let value: number;
   try {
     value = evaluateNum(field.value, parameters);
   } catch (error) {
     throw new Error(`${field.field}: ${(error as Error).message}`);
   }
-  if (field.rule === 'positive' && !(value > 0)) throw new Error(`${field.field} must be greater than 0 but is ${value}`);
+  const problem = rangeProblem(value, field.rule, limits);
+  if (problem) throw new Error(`${field.field} ${problem}`);
   return value;
 }
 
-/** Every structural problem of a part, in feature order. */
-export function partProblems(part: Part): PartProblem[] {
-  const problems: PartProblem[] = [];
+/** What is wrong with the parameters themselves: a name no object can hold, a value that is not a finite number. */
+export function parameterProblems(parameters: Part['parameters']): string[] {
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(parameters)) {
+    if (unstorableName(name)) problems.push(`parameter name ${JSON.stringify(name)} is reserved; choose another name`);
+    else if (!Number.isFinite(value)) problems.push(`parameter ${name} must be a finite number but is ${value}`);
+  }
+  return problems;
+}
+
+/** Every structural problem of a part: its parameters', then each feature's in order. */
+export function partProblems(part: Part, limits: Limits = LIMITS): PartProblem[] {
+  const problems: PartProblem[] = parameterProblems(part.parameters).map((message) => ({ message }));
   const made = new Set<string>();
   const usedBy = new Map<string, string>();
   for (const feature of part.features) {
@@ -97,12 +109,18 @@ export function partProblems(part: Part): PartProblem[] {
       else if (!made.has(ref)) problem(`uses ${ref}, which is not a feature before it${ref === feature.id ? ' (it names itself)' : ''}`);
       else if (usedBy.has(ref)) problem(`uses body ${ref}, which feature ${usedBy.get(ref)} already consumed; use ${usedBy.get(ref)} instead`);
     }
+    let numbersOk = true;
     for (const field of numbersOf(feature)) {
       try {
-        fieldValue(field, part.parameters);
+        fieldValue(field, part.parameters, limits);
       } catch (error) {
+        numbersOk = false;
         problem((error as Error).message);
       }
+    }
+    if (numbersOk && (feature.type === 'extrude' || feature.type === 'revolve') && feature.sketch.profile.shape === 'polygon') {
+      const short = shortEdge(feature.sketch.profile.points, part.parameters, limits);
+      if (short !== undefined) problem(`sketch.profile.points[${short}] and the next point are closer than ${limits.minLength} mm; give each corner once`);
     }
     if (feature.type === 'step' && !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(feature.data)) problem('data is not base64');
     for (const ref of refs) if (!usedBy.has(ref)) usedBy.set(ref, feature.id);
@@ -138,5 +156,20 @@ export function usedParameters(part: Part): Map<string, string[]> {
 }
 
 function edgeNumbers(edges: EdgeSelector | undefined): NumberField[] {
-  return edges && 'offset' in edges && edges.offset !== undefined ? [{ field: 'edges.offset', value: edges.offset, rule: 'any' }] : [];
+  return edges && 'offset' in edges && edges.offset !== undefined ? [{ field: 'edges.offset', value: edges.offset, rule: 'position' }] : [];
+}
+
+/**
+ * The index of the first polygon point that (nearly) repeats the next one: replicad cannot draw a
+ * zero-length edge. Ending on the first point again is allowed (the polygon closes on it).
+ */
+function shortEdge(points: readonly (readonly Num[])[], parameters: Part['parameters'], limits: Limits): number | undefined {
+  const xy = points.map(([x, y]) => [evaluateNum(x!, parameters), evaluateNum(y!, parameters)] as const);
+  for (let i = 0; i < xy.length; i++) {
+    const [a, b] = [xy[i]!, xy[(i + 1) % xy.length]!];
+    const last = i === xy.length - 1;
+    if (last && a[0] === b[0] && a[1] === b[1]) continue;
+    if (Math.hypot(a[0] - b[0], a[1] - b[1]) < limits.minLength) return i;
+  }
+  return undefined;
 }
