@@ -16,7 +16,8 @@ import { child, childrenNamed, childrenOf, isOn, tagOf, valOf, type XmlNode } fr
 /** Resolves a picture to an image block's image, or to a line of text saying why it was left out. */
 export type PictureResolver = (picture: PictureRef) => Image | string;
 
-const ALIGNMENTS: Readonly<Record<string, Alignment>> = { left: 'left', start: 'left', center: 'center', right: 'right', end: 'right', both: 'justify', distribute: 'justify' };
+// A Map, not an object literal: `w:val="constructor"` must not find Object.prototype's members.
+const ALIGNMENTS: ReadonlyMap<string, Alignment> = new Map([['left', 'left'], ['start', 'left'], ['center', 'center'], ['right', 'right'], ['end', 'right'], ['both', 'justify'], ['distribute', 'justify']]);
 
 export function bodyBlocks(body: readonly XmlNode[], styles: DocxStyles, resolvePicture: PictureResolver): Block[] {
   const out = new BlockWriter();
@@ -38,7 +39,7 @@ function paragraph(node: XmlNode, styles: DocxStyles, resolvePicture: PictureRes
   const styleId = valOf(pPr, 'w:pStyle');
   const heading = styles.headingLevel(styleId);
   const numbering = heading === undefined ? styles.numbering(styleId, numPrOf(pPr)) : undefined;
-  const align = ALIGNMENTS[valOf(pPr, 'w:jc') ?? ''];
+  const align = ALIGNMENTS.get(valOf(pPr, 'w:jc') ?? '');
   if (isOn(pPr, 'w:pageBreakBefore')) out.pageBreak();
 
   const emitText = (runs: Run[], alone: boolean): void => {

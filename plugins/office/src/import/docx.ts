@@ -5,7 +5,6 @@
  * Anything else (headers, footers, comments, text boxes) is left out. Bytes that are not a
  * readable .docx are refused with `rejectFile`, which says what is wrong.
  */
-import JSZip from 'jszip';
 import { rejectFile } from '@cowork/host';
 import { MAX_IMAGE_BYTES, type Image } from '../shared/image';
 import { DEFAULT_PAGE, MAX_MARGIN_MM, type DocumentContent, type Margins, type PageSetup } from '../document/content';
@@ -13,7 +12,8 @@ import { bodyBlocks } from './docx-body';
 import type { PictureRef } from './docx-runs';
 import { DocxStyles } from './docx-styles';
 import { attr, child, childrenOf, descendant, parseXml, textOf, type XmlNode } from './docx-xml';
-import { relationshipsOf, relsPathOf, type Relationship } from './ooxml';
+import { openPackage, relationshipsOf, relsPathOf, type Relationship } from './ooxml';
+import type { SafeZip } from './safe-zip';
 
 const MM_PER_TWIP = 25.4 / 1440;
 const MAX_IMAGE_INCHES = 100;
@@ -22,7 +22,11 @@ const PAGE_TWIPS = { A4: [11906, 16838], Letter: [12240, 15840] } as const;
 const RELATIONSHIP = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 export async function importDocx(data: Uint8Array, context: { fileName?: string; signal?: AbortSignal } = {}): Promise<DocumentContent> {
-  const zip = await openZip(data);
+  const zip = openPackage(
+    data,
+    context.fileName ?? 'the .docx',
+    (why) => `the file is not a .docx: it is not a readable zip archive (${why}); a .docx saved by Word or LibreOffice is one, an old .doc is not`,
+  );
   const mainPath = (await mainPartPath(zip)) ?? 'word/document.xml';
   const main = await readPart(zip, mainPath);
   if (main === undefined) {
@@ -49,53 +53,41 @@ export async function importDocx(data: Uint8Array, context: { fileName?: string;
   };
 }
 
-async function openZip(data: Uint8Array): Promise<JSZip> {
-  try {
-    return await JSZip.loadAsync(data);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw rejectFile(`the file is not a .docx: it is not a readable zip archive (${reason}); a .docx saved by Word or LibreOffice is one, an old .doc is not`, { reason });
-  }
-}
-
-async function readPart(zip: JSZip, path: string): Promise<string | undefined> {
-  const file = zip.file(path);
-  if (!file) return undefined;
-  try {
-    return await file.async('string');
-  } catch (error) {
-    throw rejectFile(`the .docx is damaged: ${path} cannot be unpacked (${error instanceof Error ? error.message : String(error)})`, { part: path });
-  }
+/** A part's text, or undefined when the package has none; SafeZip refuses a damaged or oversized one. */
+function readPart(zip: SafeZip, path: string): Promise<string | undefined> {
+  return zip.text(path);
 }
 
 /** The main document part named by the package relationships (usually word/document.xml). */
-async function mainPartPath(zip: JSZip): Promise<string | undefined> {
+async function mainPartPath(zip: SafeZip): Promise<string | undefined> {
   const xml = await readPart(zip, '_rels/.rels');
   if (xml === undefined) return undefined;
   const rels = relationshipsOf(child(parseXml(xml, '_rels/.rels'), 'Relationships'), '');
   return [...rels.values()].find((rel) => rel.type.endsWith('/officeDocument'))?.path;
 }
 
-/** The bytes of every embedded picture the main part refers to, by relationship id. */
-async function readPictures(zip: JSZip, rels: ReadonlyMap<string, Relationship>): Promise<Map<string, Uint8Array>> {
-  const pictures = new Map<string, Uint8Array>();
+/** An embedded picture: its declared size, and its bytes when that fits the image limit (a bigger one is never inflated). */
+type Picture = { size: number; bytes?: Uint8Array };
+
+/** Every embedded picture the main part refers to, by relationship id. */
+async function readPictures(zip: SafeZip, rels: ReadonlyMap<string, Relationship>): Promise<Map<string, Picture>> {
+  const pictures = new Map<string, Picture>();
   for (const [id, rel] of rels) {
     if (rel.type !== `${RELATIONSHIP}/image`) continue;
-    const bytes = await zip.file(rel.path)?.async('uint8array');
-    if (bytes) pictures.set(id, bytes);
+    const entry = zip.entry(rel.path);
+    if (entry) pictures.set(id, { size: entry.size, ...(entry.size <= MAX_IMAGE_BYTES ? { bytes: await zip.read(entry) } : {}) });
   }
   return pictures;
 }
 
-function resolvePicture(picture: PictureRef, pictures: ReadonlyMap<string, Uint8Array>): Image | string {
+function resolvePicture(picture: PictureRef, pictures: ReadonlyMap<string, Picture>): Image | string {
   const label = picture.alt ? `image ${JSON.stringify(picture.alt)}` : 'an image';
-  const bytes = pictures.get(picture.rId);
-  if (!bytes) return `[${label} was left out: its picture is linked, not embedded in the file]`;
+  const found = pictures.get(picture.rId);
+  if (!found) return `[${label} was left out: its picture is linked, not embedded in the file]`;
+  const bytes = found.bytes;
+  if (!bytes) return `[${label} was left out: it is ${(found.size / 1048576).toFixed(1)} MB, over the ${MAX_IMAGE_BYTES / 1048576} MB limit]`;
   const mediaType = sniffImage(bytes);
   if (!mediaType) return `[${label} was left out: only png, jpeg and gif pictures are imported]`;
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    return `[${label} was left out: it is ${(bytes.length / 1048576).toFixed(1)} MB, over the ${MAX_IMAGE_BYTES / 1048576} MB limit]`;
-  }
   const size = (inches: number | undefined): number | undefined => (inches === undefined ? undefined : Math.min(MAX_IMAGE_INCHES, Math.max(0.01, inches)));
   const widthIn = size(picture.widthIn);
   const heightIn = size(picture.heightIn);

@@ -5,6 +5,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { rejectFile } from '@cowork/host';
+import { SafeZip, ZipFormatError } from './safe-zip';
 
 export type XmlNode = Record<string, unknown>;
 
@@ -21,11 +22,36 @@ const parser = new XMLParser({
   parseAttributeValue: false,
 });
 
+/**
+ * The most an import unpacks from one file, each part and all parts read together: the host's
+ * default content limit (`limits.maxContentBytes`, 8 MiB), since the import context does not carry
+ * the host's own. Parts the importers skip (media they do not keep, layouts they do not read) are
+ * never inflated and do not count. XML is wordier than the content made from it, so a file whose
+ * parts pass this may be refused although its content would have fitted (a docx of some hundreds of
+ * dense pages); the gain is that a zip bomb is refused before it is inflated.
+ */
+export const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
+
+/** The package's zip directory; bytes that are no zip are refused with `unreadable(why)`. */
+export function openPackage(data: Uint8Array, label: string, unreadable: (why: string) => string): SafeZip {
+  try {
+    return SafeZip.open(data, { maxEntryBytes: MAX_UNPACKED_BYTES, maxTotalBytes: MAX_UNPACKED_BYTES }, label);
+  } catch (error) {
+    if (error instanceof ZipFormatError) throw rejectFile(unreadable(error.message), { reason: error.message });
+    throw error;
+  }
+}
+
 /** The top-level nodes of one part; a part that is not well-formed XML is refused with `damaged(where the error is)`. */
 export function parseXml(xml: string, part: string, damaged: (error: string) => string): XmlNode[] {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw rejectFile(damaged(`line ${valid.err.line}: ${valid.err.msg}`), { part });
-  return parser.parse(xml) as XmlNode[];
+  try {
+    return parser.parse(xml) as XmlNode[];
+  } catch (error) {
+    // The parser refuses names such as `constructor` or `__proto__`, which no Office part uses: the file was made to break readers.
+    throw rejectFile(damaged(error instanceof Error ? error.message.replace(/^\[SECURITY\] /, '') : String(error)), { part });
+  }
 }
 
 export function tagOf(node: XmlNode): string | undefined {

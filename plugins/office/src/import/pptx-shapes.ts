@@ -1,9 +1,9 @@
-import type JSZip from 'jszip';
 import type { Chart, ChartType } from '../shared/chart';
-import { IMAGE_MEDIA_TYPES, type ImageMediaType } from '../shared/image';
+import { MAX_IMAGE_BYTES, type ImageMediaType } from '../shared/image';
 import { MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, type Table } from '../shared/table';
 import { paragraphText, paragraphs, type Paragraph } from './pptx-text';
 import { attr, child, children, descendants, kids, readPart, tagOf, textOf, type XmlNode } from './pptx-xml';
+import type { SafeZip } from './safe-zip';
 
 /** What one slide's shape tree holds, in document (z) order. */
 export type ShapeFinding =
@@ -16,21 +16,24 @@ export type ShapeFinding =
 
 type Relationships = Map<string, { type: string; path: string }>;
 
+/** Decoded image bytes the deck may still take; a picture that does not fit is skipped unread. */
+export type ImageBudget = { imageBytes: number };
+
 /** Placeholders that repeat on every slide and are not content. */
 const CHROME = new Set(['dt', 'ftr', 'sldNum', 'hdr', 'sldImg']);
 
 /** Walks a slide's `p:spTree` (into groups) and reads text shapes, tables, charts and pictures; the rest is skipped. */
-export async function readShapes(zip: JSZip, tree: XmlNode | undefined, rels: Relationships): Promise<ShapeFinding[]> {
+export async function readShapes(zip: SafeZip, tree: XmlNode | undefined, rels: Relationships, budget: ImageBudget): Promise<ShapeFinding[]> {
   const found: ShapeFinding[] = [];
   for (const node of kids(tree)) {
     const tag = tagOf(node);
-    if (tag === 'p:grpSp') found.push(...(await readShapes(zip, node, rels)));
+    if (tag === 'p:grpSp') found.push(...(await readShapes(zip, node, rels, budget)));
     else if (tag === 'p:sp') found.push(...textShape(node));
     else if (tag === 'p:graphicFrame') {
       const frame = await graphicFrame(zip, node, rels);
       if (frame) found.push(frame);
     } else if (tag === 'p:pic') {
-      const picture = await pictureShape(zip, node, rels);
+      const picture = await pictureShape(zip, node, rels, budget);
       if (picture) found.push(picture);
     }
   }
@@ -46,7 +49,7 @@ function textShape(sp: XmlNode): ShapeFinding[] {
   return [type === 'subTitle' ? { kind: 'subtitle', paragraphs: body } : { kind: 'text', paragraphs: body }];
 }
 
-async function graphicFrame(zip: JSZip, frame: XmlNode, rels: Relationships): Promise<ShapeFinding | undefined> {
+async function graphicFrame(zip: SafeZip, frame: XmlNode, rels: Relationships): Promise<ShapeFinding | undefined> {
   const data = child(frame, 'a:graphic', 'a:graphicData');
   const name = attr(child(frame, 'p:nvGraphicFramePr', 'p:cNvPr'), 'name') ?? '';
   const tbl = child(data, 'a:tbl');
@@ -82,17 +85,18 @@ function readTable(tbl: XmlNode): Table {
   return { header: flagged === '1' || flagged === 'true' || boldHeader, rows: even };
 }
 
-const CHART_TAGS: Record<string, ChartType> = { 'c:barChart': 'bar', 'c:bar3DChart': 'bar', 'c:lineChart': 'line', 'c:line3DChart': 'line', 'c:pieChart': 'pie', 'c:pie3DChart': 'pie', 'c:doughnutChart': 'pie' };
+// Maps, not object literals: a tag or extension in the file (`constructor`, `toString`) must not find Object.prototype's members.
+const CHART_TAGS = new Map<string, ChartType>([['c:barChart', 'bar'], ['c:bar3DChart', 'bar'], ['c:lineChart', 'line'], ['c:line3DChart', 'line'], ['c:pieChart', 'pie'], ['c:pie3DChart', 'pie'], ['c:doughnutChart', 'pie']]);
 
 /** The first bar, line or pie plot of a chart part: its category labels and series values. */
 function readChart(chartSpace: XmlNode | undefined): Chart | undefined {
   const chart = child(chartSpace, 'c:chart');
-  const plot = kids(child(chart, 'c:plotArea')).find((node) => CHART_TAGS[tagOf(node) ?? '']);
+  const plot = kids(child(chart, 'c:plotArea')).find((node) => CHART_TAGS.has(tagOf(node) ?? ''));
   if (!plot) return undefined;
   const series = children(plot, 'c:ser');
   const labels = points(child(series[0], 'c:cat'));
   if (series.length === 0 || labels.length === 0) return undefined;
-  const type = CHART_TAGS[tagOf(plot)!]!;
+  const type = CHART_TAGS.get(tagOf(plot)!)!;
   const title = descendants(child(chart, 'c:title'), 'a:t').map(textOf).join('');
   return {
     type,
@@ -113,13 +117,16 @@ function points(ref: XmlNode | undefined): string[] {
   return Array.from(out, (value) => value ?? '');
 }
 
-const EXTENSION_TYPES: Record<string, ImageMediaType> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif' };
+const EXTENSION_TYPES = new Map<string, ImageMediaType>([['png', 'image/png'], ['jpg', 'image/jpeg'], ['jpeg', 'image/jpeg'], ['gif', 'image/gif']]);
 
-async function pictureShape(zip: JSZip, pic: XmlNode, rels: Relationships): Promise<ShapeFinding | undefined> {
+/** A png, jpeg or gif picture that fits the image limits, or undefined; one that does not is never inflated. */
+async function pictureShape(zip: SafeZip, pic: XmlNode, rels: Relationships, budget: ImageBudget): Promise<ShapeFinding | undefined> {
   const target = rels.get(attr(child(pic, 'p:blipFill', 'a:blip'), 'r:embed') ?? '');
-  const mediaType = target && EXTENSION_TYPES[target.path.split('.').pop()?.toLowerCase() ?? ''];
-  const file = target && zip.file(target.path);
-  if (!mediaType || !file || !IMAGE_MEDIA_TYPES.includes(mediaType)) return undefined;
+  const mediaType = target && EXTENSION_TYPES.get(target.path.split('.').pop()?.toLowerCase() ?? '');
+  const entry = target && zip.entry(target.path);
+  if (!mediaType || !entry || entry.size > Math.min(MAX_IMAGE_BYTES, budget.imageBytes)) return undefined;
+  // SafeZip holds the entry to its declared size, so the budget counts what is really kept.
+  budget.imageBytes -= entry.size;
   const cNvPr = child(pic, 'p:nvPicPr', 'p:cNvPr');
-  return { kind: 'image', name: attr(cNvPr, 'name') ?? '', mediaType, data: await file.async('uint8array'), alt: attr(cNvPr, 'descr') ?? '' };
+  return { kind: 'image', name: attr(cNvPr, 'name') ?? '', mediaType, data: await zip.read(entry), alt: attr(cNvPr, 'descr') ?? '' };
 }

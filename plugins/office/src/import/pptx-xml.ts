@@ -1,14 +1,14 @@
-import type JSZip from 'jszip';
 import { kids, parseXml, relationshipsOf, relsPathOf, tagOf, type Relationship, type XmlNode } from './ooxml';
+import type { SafeZip } from './safe-zip';
 
 /** Navigation from one node for the pptx importer, over the shared order-preserving tree (./ooxml.ts). */
 export { attr, kids, tagOf, textOf, type Relationship, type XmlNode } from './ooxml';
 
 /** The root element of a part, or undefined when the zip has no such part; malformed XML is rejected. */
-export async function readPart(zip: JSZip, path: string): Promise<XmlNode | undefined> {
-  const file = zip.file(path);
-  if (!file) return undefined;
-  const nodes = parseXml(await file.async('string'), path, (error) => `the pptx part ${path} is not well-formed XML (${error}); the file is damaged, save it again from PowerPoint or LibreOffice`);
+export async function readPart(zip: SafeZip, path: string): Promise<XmlNode | undefined> {
+  const xml = await zip.text(path);
+  if (xml === undefined) return undefined;
+  const nodes = parseXml(xml, path, (error) => `the pptx part ${path} is not well-formed XML (${error}); the file is damaged, save it again from PowerPoint or LibreOffice`);
   return nodes.find((node) => !tagOf(node)?.startsWith('?'));
 }
 
@@ -28,6 +28,6 @@ export function descendants(node: XmlNode | undefined, tag: string): XmlNode[] {
 }
 
 /** A part's relationships (id → type and zip path), from its `_rels/NAME.rels` next to it. */
-export async function readRelationships(zip: JSZip, partPath: string): Promise<Map<string, Relationship>> {
+export async function readRelationships(zip: SafeZip, partPath: string): Promise<Map<string, Relationship>> {
   return relationshipsOf(await readPart(zip, relsPathOf(partPath)), partPath);
 }

@@ -1,10 +1,10 @@
-import JSZip from 'jszip';
 import { rejectFile, type ImportContext } from '@cowork/host';
 import { MAX_BULLET_LEVEL, type Bullet, type Presentation, type Slide, type SlideElement, type SlideLayout } from '../presentation/content';
-import { MAX_IMAGE_BYTES } from '../shared/image';
-import { readShapes, type ShapeFinding } from './pptx-shapes';
+import { openPackage } from './ooxml';
+import { readShapes, type ImageBudget, type ShapeFinding } from './pptx-shapes';
 import { paragraphText, styledRuns, type Paragraph } from './pptx-text';
 import { attr, child, children, descendants, readPart, readRelationships, textOf, type XmlNode } from './pptx-xml';
+import type { SafeZip } from './safe-zip';
 
 /** Images kept from one file, in decoded bytes, so the deck stays under the host's content size limit. */
 const IMAGE_BUDGET_BYTES = 4 * 1024 * 1024;
@@ -20,24 +20,19 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export async function importPptx(data: Uint8Array, context: Pick<ImportContext, 'fileName' | 'signal'>): Promise<Presentation> {
   const name = context.fileName ?? 'the file';
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(data);
-  } catch (error) {
-    throw rejectFile(`${name} is not a readable .pptx: it is not a zip archive or it is cut short (${error instanceof Error ? error.message : String(error)}); save it again as .pptx and retry`);
-  }
+  const zip = openPackage(data, name, (why) => `${name} is not a readable .pptx: ${why}; save it again as .pptx and retry`);
   const presentation = await readPart(zip, 'ppt/presentation.xml');
   if (!presentation) {
-    const hint = zip.file('word/document.xml') ? ' (it looks like a Word document: import it as a document)' : '';
+    const hint = zip.entry('word/document.xml') ? ' (it looks like a Word document: import it as a document)' : '';
     throw rejectFile(`${name} is a zip archive but has no ppt/presentation.xml, so it is not a PowerPoint presentation${hint}`);
   }
   const rels = await readRelationships(zip, 'ppt/presentation.xml');
-  const budget = { imageBytes: IMAGE_BUDGET_BYTES };
+  const budget: ImageBudget = { imageBytes: IMAGE_BUDGET_BYTES };
   const slides: Slide[] = [];
   for (const sldId of children(child(presentation, 'p:sldIdLst'), 'p:sldId')) {
     context.signal.throwIfAborted();
     const target = rels.get(attr(sldId, 'r:id') ?? '');
-    if (!target || !zip.file(target.path)) {
+    if (!target || !zip.entry(target.path)) {
       throw rejectFile(`${name} lists slide ${slides.length + 1} but its part is missing from the archive; the file is damaged`, { slide: slides.length + 1 });
     }
     slides.push(await readSlide(zip, target.path, `s${slides.length + 1}`, budget));
@@ -45,13 +40,13 @@ export async function importPptx(data: Uint8Array, context: Pick<ImportContext, 
   return { title: (await deckTitle(zip)) || baseName(context.fileName), slides };
 }
 
-async function readSlide(zip: JSZip, path: string, id: string, budget: { imageBytes: number }): Promise<Slide> {
+async function readSlide(zip: SafeZip, path: string, id: string, budget: ImageBudget): Promise<Slide> {
   const xml = await readPart(zip, path);
   const rels = await readRelationships(zip, path);
-  const found = await readShapes(zip, child(xml, 'p:cSld', 'p:spTree'), rels);
+  const found = await readShapes(zip, child(xml, 'p:cSld', 'p:spTree'), rels, budget);
   const title = found.find((f) => f.kind === 'title');
   const bullets = toBullets(found.flatMap((f) => (f.kind === 'subtitle' || f.kind === 'text' ? f.paragraphs : [])));
-  const elements = toElements(found, budget);
+  const elements = toElements(found);
   const layout = slideLayout(await layoutHint(zip, rels), title?.kind === 'title' && title.centered, found.some((f) => f.kind === 'subtitle'), title !== undefined, bullets.length > 0);
   const notes = await readNotes(zip, rels);
   return {
@@ -76,11 +71,11 @@ function toBullets(paragraphs: Paragraph[]): Bullet[] {
 }
 
 /**
- * Tables, charts and pictures as elements. An element keeps the shape's name as its id when that
- * name is a valid, unused id (the exporter names shapes by element id, so ids survive a round
- * trip); otherwise it gets `table-1`, `chart-1`, `image-1`...
+ * Tables, charts and pictures (readShapes kept those within the image limits) as elements. An
+ * element keeps the shape's name as its id when that name is a valid, unused id (the exporter names
+ * shapes by element id, so ids survive a round trip); otherwise it gets `table-1`, `chart-1`, `image-1`...
  */
-function toElements(found: ShapeFinding[], budget: { imageBytes: number }): SlideElement[] {
+function toElements(found: ShapeFinding[]): SlideElement[] {
   const used = new Set<string>();
   const idFor = (name: string, kind: string): string => {
     let id = ID.test(name) && !used.has(name) ? name : '';
@@ -92,8 +87,7 @@ function toElements(found: ShapeFinding[], budget: { imageBytes: number }): Slid
   for (const f of found) {
     if (f.kind === 'table') elements.push({ id: idFor(f.name, 'table'), type: 'table', table: f.table });
     else if (f.kind === 'chart') elements.push({ id: idFor(f.name, 'chart'), type: 'chart', chart: f.chart });
-    else if (f.kind === 'image' && f.data.byteLength <= Math.min(MAX_IMAGE_BYTES, budget.imageBytes)) {
-      budget.imageBytes -= f.data.byteLength;
+    else if (f.kind === 'image') {
       const src = `data:${f.mediaType};base64,${Buffer.from(f.data).toString('base64')}`;
       elements.push({ id: idFor(f.name, 'image'), type: 'image', image: { src, alt: f.alt } });
     }
@@ -102,7 +96,7 @@ function toElements(found: ShapeFinding[], budget: { imageBytes: number }): Slid
 }
 
 /** What the slide's layout part calls itself: its `type` attribute, else its name. */
-async function layoutHint(zip: JSZip, rels: Map<string, { type: string; path: string }>): Promise<string> {
+async function layoutHint(zip: SafeZip, rels: Map<string, { type: string; path: string }>): Promise<string> {
   const target = [...rels.values()].find((rel) => rel.type.endsWith('/slideLayout'));
   const layout = target && (await readPart(zip, target.path));
   return attr(layout, 'type') ?? attr(child(layout, 'p:cSld'), 'name') ?? '';
@@ -122,7 +116,7 @@ function slideLayout(hint: string, centered: boolean, subtitle: boolean, hasTitl
 }
 
 /** The body placeholder of the slide's notes page, paragraphs joined by newlines. */
-async function readNotes(zip: JSZip, rels: Map<string, { type: string; path: string }>): Promise<string> {
+async function readNotes(zip: SafeZip, rels: Map<string, { type: string; path: string }>): Promise<string> {
   const target = [...rels.values()].find((rel) => rel.type.endsWith('/notesSlide'));
   const notes = target && (await readPart(zip, target.path));
   const body = children(child(notes, 'p:cSld', 'p:spTree'), 'p:sp').find((sp) => attr(child(sp, 'p:nvSpPr', 'p:nvPr', 'p:ph'), 'type') === 'body');
@@ -132,7 +126,7 @@ async function readNotes(zip: JSZip, rels: Map<string, { type: string; path: str
     .trim();
 }
 
-async function deckTitle(zip: JSZip): Promise<string> {
+async function deckTitle(zip: SafeZip): Promise<string> {
   const core: XmlNode | undefined = await readPart(zip, 'docProps/core.xml');
   return textOf(child(core, 'dc:title')).trim();
 }
