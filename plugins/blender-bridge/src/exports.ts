@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportFormat } from '@cowork/host';
-import { BlenderProcess, childLauncher, socketPathFor } from './bridge/blender-process';
+import type { BlenderProcess } from './bridge/blender-process';
 import type { Scene } from './content';
+import { contentKey, type SceneQueue } from './scene-queue';
 import { openSession } from './session';
 
 type Format = 'blend' | 'glb' | 'png';
@@ -19,40 +20,29 @@ const FORMATS: Record<Format, { mediaType: string; description: string }> = {
  * is saved as a copy, so the file Blender restarts from stays the last save); otherwise (an older
  * revision, or no open session) a short-lived Blender builds the scene from the content and exports
  * it. Meshes someone made in Blender are only boxes of their size in such a rebuild.
+ *
+ * Exports go through `queue`: one at a time per resource, identical ones (format and content)
+ * sharing one result, short-lived Blenders capped, waits bounded (`busy`). An export never opens the
+ * resource's session: that takes the host's lease on the scene's Blender (see README).
  */
-export const sceneExports: Record<Format, ExportFormat<Scene>> = {
-  blend: exportFormat('blend'),
-  glb: exportFormat('glb'),
-  png: exportFormat('png'),
-};
+export function sceneExports(queue: SceneQueue): Record<Format, ExportFormat<Scene>> {
+  return { blend: exportFormat(queue, 'blend'), glb: exportFormat(queue, 'glb'), png: exportFormat(queue, 'png') };
+}
 
-function exportFormat(format: Format): ExportFormat<Scene> {
+function exportFormat(queue: SceneQueue, format: Format): ExportFormat<Scene> {
   return {
     ...FORMATS[format],
     extension: format,
     export: async (content, context) => {
-      context.signal.throwIfAborted();
-      const file = join(context.workDir, `scene.${format}`);
-      const write = (process: BlenderProcess): Promise<void> =>
-        format === 'blend' ? process.save(file, true) : format === 'glb' ? process.exportGlb(file) : process.renderPng(file);
-      const live = await openSession(context.resourceId)?.withScene(content, write);
-      if (!live) await withSceneBlender(content, context.workDir, context.signal, write);
-      return readFileSync(file);
+      const data = await queue.run(context.resourceId, `${format} ${contentKey(content)}`, context.signal, async ({ dir, shortLived }) => {
+        const file = join(dir, `scene.${format}`);
+        const write = (process: BlenderProcess): Promise<void> =>
+          format === 'blend' ? process.save(file, true) : format === 'glb' ? process.exportGlb(file) : process.renderPng(file);
+        const live = await openSession(context.resourceId)?.withScene(content, write);
+        if (!live) await write(await shortLived(content));
+        return readFileSync(file);
+      });
+      return Buffer.from(data); // requests sharing a result each get their own copy
     },
   };
-}
-
-/** Runs `fn` in a short-lived Blender that holds `content`; it is killed when `signal` aborts. */
-export async function withSceneBlender<T>(content: Scene, workDir: string, signal: AbortSignal, fn: (process: BlenderProcess) => Promise<T>): Promise<T> {
-  const process = await BlenderProcess.start(childLauncher, { socketPath: socketPathFor(workDir), cwd: workDir, name: 'blender (export)' });
-  const abort = (): void => void process.launched.kill();
-  signal.addEventListener('abort', abort, { once: true });
-  try {
-    await process.load(content);
-    signal.throwIfAborted();
-    return await fn(process);
-  } finally {
-    signal.removeEventListener('abort', abort);
-    await process.stop();
-  }
 }

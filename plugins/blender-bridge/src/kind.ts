@@ -3,14 +3,16 @@ import { SCENE_SCHEMA, initialScene, type Scene } from './content';
 import { diffScenes, sceneView, summarizeScene } from './describe';
 import { sceneExports } from './exports';
 import { SCENE_OP_SCHEMA, applySceneOp, validateSceneOp, type SceneOp } from './ops';
+import type { SceneQueue } from './scene-queue';
 import { BlenderSession } from './session';
 
 /**
  * `blender.scene`: a scene held by a long-lived Blender (a host job), changed by ops that the
  * bridge performs with bpy. Revisions are what Blender reports; a change made in Blender by anyone
  * else becomes an `external` revision, and a Blender that dies restarts from the last save.
+ * Exports run through `queue`.
  */
-export const sceneKind = defineKind<Scene, SceneOp>({
+export const createSceneKind = (queue: SceneQueue) => defineKind<Scene, SceneOp>({
   name: 'blender.scene',
   description:
     'A Blender scene: objects by name (meshes from primitives, lights, cameras) with transforms (rotation in degrees), ' +
@@ -26,6 +28,6 @@ export const sceneKind = defineKind<Scene, SceneOp>({
   summarize: summarizeScene,
   diff: diffScenes,
   view: sceneView,
-  exports: sceneExports,
+  exports: sceneExports(queue),
   external: { open: (resource, context) => BlenderSession.open(resource, context) },
 });

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CoworkError, asToolResult, defineTool, type Json, type ToolDefinition } from '@cowork/host';
 import type { Scene } from './content';
-import { withSceneBlender } from './exports';
+import { contentKey, type SceneQueue } from './scene-queue';
 import { openSession } from './session';
 
 const KIND = 'blender.scene';
@@ -14,8 +11,11 @@ const INPUT = {
   additionalProperties: false,
 } as const;
 
-/** `blender_check_support`: meshes resting on nothing, with the gap to what is below them. */
-export const checkSupportTool: ToolDefinition<{ resourceId: string }> = defineTool({
+/**
+ * `blender_check_support`: meshes resting on nothing, with the gap to what is below them. Without
+ * an open session the check runs in a short-lived Blender, queued like exports.
+ */
+export const checkSupportTool = (queue: SceneQueue): ToolDefinition<{ resourceId: string }> => defineTool({
   name: 'blender_check_support',
   description:
     'Finds meshes in a Blender scene that rest on nothing (a wheel floating above the ground): for each, the gap in metres ' +
@@ -29,13 +29,9 @@ export const checkSupportTool: ToolDefinition<{ resourceId: string }> = defineTo
       requireScene(resource.kind, input.resourceId);
       const session = openSession(resource.id);
       if (session) return { resourceId: resource.id, scene: 'live Blender', findings: (await session.checkSupport()) as unknown as Json };
-      const workDir = mkdtempSync(join(tmpdir(), 'cowork-blender-'));
-      try {
-        const findings = await withSceneBlender(resource.content as Scene, workDir, context.signal, (process) => process.checkSupport());
-        return { resourceId: resource.id, scene: `revision ${resource.revision}`, findings: findings as unknown as Json };
-      } finally {
-        rmSync(workDir, { recursive: true, force: true });
-      }
+      const content = resource.content as Scene;
+      const findings = await queue.run(resource.id, `check_support ${contentKey(content)}`, context.signal, async ({ shortLived }) => (await shortLived(content)).checkSupport());
+      return { resourceId: resource.id, scene: `revision ${resource.revision}`, findings: findings as unknown as Json };
     }),
 });
 
