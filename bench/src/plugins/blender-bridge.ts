@@ -2,11 +2,13 @@
  * The Blender bridge's costs: Blender's start (bare, until its bridge answers; and the first commit
  * to a scene, which starts Blender as a host job, builds the scene and saves it), the op round trip
  * (bridge `apply`, which performs the op and answers with the scene snapshot; and a whole host
- * commit: observe, model check, apply, record), a snapshot, and save, GLB export and PNG render.
+ * commit: observe, model check, apply, record), a snapshot, and save, GLB export and PNG render;
+ * and a burst of concurrent PNG exports of a scene no session shows (after a restart): its time and
+ * the most short-lived Blenders alive at once (the plugin's queue shares one result among them).
  *
  * BENCH_BLENDER_OPS (default 200) ops per round-trip figure. Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host, type Json } from '@cowork/host';
@@ -18,6 +20,7 @@ const OPS = Number(process.env.BENCH_BLENDER_OPS ?? 200);
 const STARTS = 5;
 const EXPORTS = 3;
 const OBJECTS = 20;
+const BURST = 20;
 
 const line = (label: string, samples: number[]): void => console.log(latencyLine(label, samples));
 
@@ -74,9 +77,41 @@ async function hostFigures(dir: string): Promise<void> {
     const [exported, exportMs] = await timed(() => host.exports.export(resource.id, 'glb'));
     const objects = ((await host.resources.get(resource.id)).content as Scene).objects.length;
     console.log(`${'host GLB export (live Blender)'.padEnd(44)} ${exportMs.toFixed(1)} ms   (${exported.data.byteLength} bytes, ${objects} objects)`);
+    await burstFigure(host);
   } finally {
     await closeHostAndStopBlender(host);
   }
+}
+
+/** BURST concurrent PNG exports of a scene with no open session, as after a server restart. */
+async function burstFigure(host: Host): Promise<void> {
+  const scene = await host.resources.create({ kind: 'blender.scene', operator: 'human:bench' });
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, childBlenders())), 20);
+  try {
+    const [results, ms] = await timed(() => Promise.allSettled(Array.from({ length: BURST }, () => host.exports.export(scene.id, 'png'))));
+    const failed = results.filter((r) => r.status === 'rejected').length;
+    console.log(`${`${BURST} concurrent PNG exports (no session)`.padEnd(44)} ${ms.toFixed(1)} ms   (at most ${peak} Blenders at once, ${failed} failed)`);
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Blender processes this process started (short-lived ones are its children). */
+function childBlenders(): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    const stat = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        return ''; // ended meanwhile
+      }
+    })();
+    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (stat.includes('(blender)') && Number(after[1]) === process.pid) count += 1;
+  }
+  return count;
 }
 
 async function main(): Promise<void> {
