@@ -9,6 +9,7 @@
  * The same module is in plugins/web and plugins/office (plugins cannot import each other); keep
  * the two copies identical until the host offers it.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { CoworkError, rejectFile } from '@cowork/host';
@@ -107,6 +108,8 @@ export class SafeZip {
     const body = compressedBytes(this.data, entry, damaged);
     let bytes: Uint8Array;
     if (entry.method === 0) {
+      // Stored entries need no inflating; a turn of the event loop still keeps a file of many parts from holding it throughout.
+      await nextTurn();
       bytes = body;
     } else if (entry.method === 8) {
       try {
