@@ -4,7 +4,8 @@ import { itemProblems } from '../shared/content-checks';
 import { blockProblems } from './blocks';
 import { DEFAULT_PAGE, DOCUMENT_SCHEMA, type DocumentContent } from './content';
 import { diffDocuments, documentView, summarizeDocument } from './describe';
-import { DOCX_MEDIA_TYPE, renderDocx } from './export-docx';
+import { DOCX_MEDIA_TYPE } from './export-docx';
+import { docxFile } from '../offload/calls';
 import { DOCUMENT_OP_SCHEMA, applyDocumentOp, validateDocumentOp, type DocumentOp } from './ops';
 import { officePreviewExports, previewImageBlock } from '../preview/exports';
 
@@ -27,15 +28,12 @@ export const documentKind = defineKind<DocumentContent, DocumentOp>({
   diff: diffDocuments,
   view: (content, context) => [...documentView(content), previewImageBlock(context)],
   exports: {
-    ...officePreviewExports('docx', renderDocx),
+    ...officePreviewExports('docx', docxFile),
     docx: {
       mediaType: DOCX_MEDIA_TYPE,
       extension: 'docx',
       description: 'The document as a Word file: heading styles, real lists, tables, images, page setup.',
-      export: async (content, context) => {
-        context.signal.throwIfAborted();
-        return renderDocx(content);
-      },
+      export: (content, context) => docxFile(content, context.signal),
     },
   },
   imports: {

@@ -3,7 +3,8 @@ import { importPptx } from '../import/pptx';
 import { itemProblems } from '../shared/content-checks';
 import { PRESENTATION_SCHEMA, slideProblems, type Presentation } from './content';
 import { diffPresentations, presentationView, summarizePresentation } from './describe';
-import { PPTX_MEDIA_TYPE, renderPptx } from './export-pptx';
+import { PPTX_MEDIA_TYPE } from './export-pptx';
+import { pptxFile } from '../offload/calls';
 import { PRESENTATION_OP_SCHEMA, applyPresentationOp, validatePresentationOp, type PresentationOp } from './ops';
 import { officePreviewExports, previewImageBlock } from '../preview/exports';
 
@@ -26,15 +27,12 @@ export const presentationKind = defineKind<Presentation, PresentationOp>({
   diff: diffPresentations,
   view: (content, context) => [...presentationView(content), previewImageBlock(context)],
   exports: {
-    ...officePreviewExports('pptx', renderPptx),
+    ...officePreviewExports('pptx', pptxFile),
     pptx: {
       mediaType: PPTX_MEDIA_TYPE,
       extension: 'pptx',
       description: 'The deck as a PowerPoint file (16:9): titles and bullets in placeholders, images, tables, charts and speaker notes.',
-      export: async (content, context) => {
-        context.signal.throwIfAborted();
-        return renderPptx(content);
-      },
+      export: (content, context) => pptxFile(content, context.signal),
     },
   },
   imports: {

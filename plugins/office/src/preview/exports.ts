@@ -1,5 +1,6 @@
 import type { Json, ResourceKind } from '@cowork/host';
-import { renderCache, renderKey } from './render-cache';
+import { renderKeyOffThread } from '../offload/calls';
+import { renderCache } from './render-cache';
 import type { Render } from './render';
 import { previewFailed } from './run-program';
 
@@ -10,9 +11,13 @@ type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 /** Makes a kind's own office file (pptx, docx) from a content: what LibreOffice renders. */
 export type ToOfficeBytes<Content> = (content: Content, signal: AbortSignal) => Promise<Uint8Array>;
 
-/** A content rendered through its office file, from the process's render cache (rendered at most once per content). */
-export function renderContent<Content>(content: Content, extension: string, toFile: ToOfficeBytes<Content>, signal: AbortSignal): Promise<Render> {
-  return renderCache.get(renderKey(extension, content), async (s) => ({ data: await toFile(content, s), extension }), signal);
+/**
+ * A content rendered through its office file, from the process's render cache (rendered at most
+ * once per content). Its key is hashed in a worker thread: with pictures a content is megabytes.
+ */
+export async function renderContent<Content>(content: Content, extension: string, toFile: ToOfficeBytes<Content>, signal: AbortSignal): Promise<Render> {
+  const key = await renderKeyOffThread(extension, content, signal);
+  return renderCache.get(key, async (s) => ({ data: await toFile(content, s), extension }), signal);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,14 +19,15 @@ export interface ConvertOptions {
  * profile block each other, and a profile left by a killed process can hold a lock. Conversions
  * in this process run one at a time (`queue`): each soffice takes most of a core and a few hundred
  * MB, and a burst of exports should wait rather than thrash. Abort kills soffice (or leaves the queue).
+ * Files are written, copied and removed asynchronously, so the host's event loop never waits on the disk.
  */
 export async function convertToPdf(data: Uint8Array, extension: string, pdfPath: string, options: ConvertOptions): Promise<void> {
   await queue.run(options.signal, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cowork-lo-'));
+    const dir = await mkdtemp(join(tmpdir(), 'cowork-lo-'));
     try {
       const input = join(dir, `input.${extension}`);
       const outDir = join(dir, 'out');
-      writeFileSync(input, data);
+      await writeFile(input, data);
       await runProgram(
         'soffice',
         [
@@ -41,12 +42,13 @@ export async function convertToPdf(data: Uint8Array, extension: string, pdfPath:
         ],
         { signal: options.signal, timeoutMs: options.timeoutMs ?? DEFAULT_CONVERT_TIMEOUT_MS, packages: LIBREOFFICE_PACKAGES },
       );
-      const produced = join(outDir, 'input.pdf');
       // soffice exits 0 even when it could not read the file; the missing PDF is the only sign.
-      if (!existsSync(produced)) throw previewFailed('no_output', `LibreOffice could not convert the ${extension} file to PDF`);
-      writeFileSync(pdfPath, readFileSync(produced));
+      await copyFile(join(outDir, 'input.pdf'), pdfPath).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' ? previewFailed('no_output', `LibreOffice could not convert the ${extension} file to PDF`) : error;
+      });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      // Asynchronously: the profile LibreOffice leaves is hundreds of files, 100 ms and more to remove.
+      await rm(dir, { recursive: true, force: true });
     }
   });
 }

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProgram } from './run-program';
 
@@ -31,7 +31,7 @@ export async function pdfToPngs(pdfPath: string, outDir: string, dpi: number, si
     timeoutMs: POPPLER_TIMEOUT_MS,
     packages: POPPLER_PACKAGES,
   });
-  return readdirSync(outDir)
+  return (await readdir(outDir))
     .map((name) => ({ name, page: /^page-(\d+)\.png$/.exec(name)?.[1] }))
     .filter((entry): entry is { name: string; page: string } => entry.page !== undefined)
     .sort((a, b) => Number(a.page) - Number(b.page))

@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
 import { renderOffice, type OfficeFile, type Render } from './render';
 
-/** The key of a content's render: its file format and a hash of its JSON (one revision's content never changes). */
-export function renderKey(extension: string, content: unknown): string {
-  return `${extension}:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
-}
+export { renderKey } from './render-key';
 
 interface Entry {
   readonly promise: Promise<Render>;

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
-import { contactSheet } from './contact-sheet';
+import { pageImagesOffThread } from '../offload/calls';
 import { convertToPdf } from './libreoffice';
+import type { RenderedPage } from './pages';
 import { pdfText, pdfToPngs, type PdfPageText } from './poppler';
+
+export type { RenderedPage } from './pages';
 
 /** Page images are rendered at 72 dpi: one pixel per PDF point, so word boxes map to pixels as they are. */
 export const PREVIEW_DPI = 72;
@@ -14,14 +16,6 @@ export interface OfficeFile {
   readonly data: Uint8Array;
   /** `pptx` or `docx`: LibreOffice picks its importer by the extension. */
   readonly extension: string;
-}
-
-export interface RenderedPage {
-  readonly png: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-  /** Every pixel has the same colour: nothing visible was drawn on the page. */
-  readonly blank: boolean;
 }
 
 /**
@@ -38,35 +32,21 @@ export interface Render {
 
 /**
  * Renders an office file through LibreOffice (PDF) and poppler (page PNGs, word boxes), in a
- * scratch directory removed afterwards. The contact sheet is made here, while the pages are decoded
- * for the blank check anyway: decoding is most of its cost, and the web page asks for it every time.
+ * scratch directory removed afterwards. The host's event loop only waits here: the programs run
+ * in their own processes, files are read and written asynchronously, and decoding the pages and
+ * stacking them (./pages.ts) runs in an office worker thread.
  */
 export async function renderOffice(file: OfficeFile, signal: AbortSignal): Promise<Render> {
-  const dir = mkdtempSync(join(tmpdir(), 'cowork-preview-'));
+  const dir = await mkdtemp(join(tmpdir(), 'cowork-preview-'));
   try {
     const pdfPath = join(dir, 'render.pdf');
     await convertToPdf(file.data, file.extension, pdfPath, { signal });
     const text = await pdfText(pdfPath, signal);
     const pngs = await pdfToPngs(pdfPath, dir, PREVIEW_DPI, signal);
-    const decoded = pngs.map((path) => {
-      const png = readFileSync(path);
-      return { png, image: PNG.sync.read(png) };
-    });
-    return {
-      source: file,
-      pdf: new Uint8Array(readFileSync(pdfPath)),
-      text,
-      pages: decoded.map(({ png, image }) => ({ png: new Uint8Array(png), width: image.width, height: image.height, blank: isUniform(image.data) })),
-      sheet: decoded.length > 0 ? contactSheet(decoded.map(({ image }) => image)) : undefined,
-    };
+    const { pages, sheet } = await pageImagesOffThread(pngs, signal);
+    const pdf = await readFile(pdfPath);
+    return { source: file, pdf: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength), text, pages, sheet };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Whether every RGBA pixel equals the first. */
-function isUniform(rgba: Buffer): boolean {
-  const first = rgba.readUInt32LE(0);
-  for (let i = 4; i < rgba.length; i += 4) if (rgba.readUInt32LE(i) !== first) return false;
-  return true;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asToolResult, defineTool, type ToolDefinition } from '@cowork/host';
 import { readOfficeRevision, RESOURCE_INPUT_SCHEMA, type ResourceInput } from './office-resource';
@@ -24,12 +24,14 @@ export const previewTool: ToolDefinition<ResourceInput> = defineTool<ResourceInp
       const target = await readOfficeRevision(input, context);
       const render = await target.source.render(target.content, context.signal);
       const dir = join(context.host.workspaceDir, 'artifacts', 'previews', target.id, `r${target.revision}`);
-      mkdirSync(dir, { recursive: true });
-      const pages = render.pages.map((page, i) => {
-        const path = join(dir, `page-${i + 1}.png`);
-        writeFileSync(path, page.png);
-        return { page: i + 1, path, width: page.width, height: page.height, bytes: page.png.byteLength };
-      });
+      await mkdir(dir, { recursive: true });
+      const pages = await Promise.all(
+        render.pages.map(async (page, i) => {
+          const path = join(dir, `page-${i + 1}.png`);
+          await writeFile(path, page.png);
+          return { page: i + 1, path, width: page.width, height: page.height, bytes: page.png.byteLength };
+        }),
+      );
       return { resourceId: target.id, kind: target.kind, revision: target.revision, pageCount: render.text.length, directory: dir, pages };
     }),
 });
