@@ -9,7 +9,9 @@
  *
  * `COWORK_OFFICE_WORKERS=0` runs the plugin's parsing and serialisation on the calling thread (the
  * path before they moved to worker threads): `npm run bench:office-loop` runs both, in-thread
- * first, so the two tables compare. BENCH_OFFICE_RUNS (default 3) runs per row; the worst and p99
+ * first, so the two tables compare. Both start LibreOffice and poppler through the plugin's program
+ * runner and write files asynchronously, so the in-thread figures are somewhat lower than the
+ * plugin's before the change. BENCH_OFFICE_RUNS (default 3) runs per row; the worst and p99
  * columns are over all of a row's runs. Prints figures; asserts nothing.
  */
 import { crc32, deflateSync } from 'node:zlib';

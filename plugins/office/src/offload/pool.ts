@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { moduleScript } from './script';
 import { runTask, type OfficeTaskResults, type OfficeTaskType, type TaskOf } from './tasks';
 import type { WorkerReply } from './worker';
 
@@ -89,7 +89,7 @@ export class OfficeWorkers {
   }
 
   private start(): Slot {
-    const worker = new Worker(workerScript(), { eval: true });
+    const worker = new Worker(moduleScript(__dirname, 'worker'), { eval: true });
     const slot: Slot = { worker, job: undefined, idleTimer: undefined };
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
@@ -140,24 +140,6 @@ export class OfficeWorkers {
 export function workerCount(env: string | undefined = process.env.COWORK_OFFICE_WORKERS): number {
   if (env !== undefined && /^\d+$/.test(env.trim())) return Number(env.trim());
   return Math.min(2, Math.max(1, availableParallelism() - 1));
-}
-
-/**
- * What a worker thread runs. Built, it requires `worker.js` next to this file. Under jest the
- * sources are TypeScript that jest compiles in memory, which a worker cannot see: it compiles
- * them the same way (swc) as it requires them.
- */
-function workerScript(): string {
-  const extension = extname(__filename);
-  const entry = JSON.stringify(join(__dirname, `worker${extension}`));
-  if (extension !== '.ts') return `require(${entry});`;
-  const swc = JSON.stringify(require.resolve('@swc/core'));
-  const options = JSON.stringify({ jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs', ignoreDynamic: true }, sourceMaps: 'inline' });
-  return [
-    `const swc = require(${swc});`,
-    `require.extensions['.ts'] = (module, file) => module._compile(swc.transformFileSync(file, ${options}).code, file);`,
-    `require(${entry});`,
-  ].join('\n');
 }
 
 /** The process's office workers: like LibreOffice's queue, CPU is a machine resource, not a host's. */

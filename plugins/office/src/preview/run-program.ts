@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { CoworkError } from '@cowork/host';
+import { moduleScript } from '../offload/script';
+import type { ProgramOutcome, RunnerReply, RunnerRequest } from './program-runner';
 
 /** Why a preview could not be made; carried in `details.reason` of a `plugin_failed` error. */
 export type PreviewFailure = 'program_missing' | 'timeout' | 'program_failed' | 'no_output';
@@ -17,54 +19,95 @@ export interface RunOptions {
 }
 
 /**
- * Runs a program to completion and resolves with its stdout. The program gets its own process
- * group, so that aborting or timing out kills what it started too (soffice runs oosplash, which
- * runs soffice.bin). A missing program, a timeout or a non-zero exit reject with `previewFailed`;
- * an abort rejects with the signal's reason.
+ * Runs a program to completion and resolves with its stdout. The program is started by the
+ * program runner (./program-runner.ts), not by this process: starting a program from a large
+ * process stalls it for tens of milliseconds. It gets its own process group, so that aborting or
+ * timing out kills what it started too (soffice runs oosplash, which runs soffice.bin). A missing
+ * program, a timeout or a non-zero exit reject with `previewFailed`; an abort rejects with the
+ * signal's reason once the program has exited.
  */
 export function runProgram(command: string, args: readonly string[], options: RunOptions): Promise<string> {
-  const { signal, timeoutMs, packages } = options;
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    let failure: Error | undefined;
-    const kill = (why: Error): void => {
-      failure ??= why;
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // The group is already gone.
-        }
-      }
-    };
-    const onAbort = (): void => kill(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const timer = setTimeout(
-      () => kill(previewFailed('timeout', `${command} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`, { command })),
-      timeoutMs,
-    );
-    signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      finish();
-      reject(
-        error.code === 'ENOENT'
-          ? previewFailed('program_missing', `${command} is not installed; install the Debian packages ${packages} (apt-get install ${packages})`, { command })
-          : error,
-      );
-    });
-    child.on('close', (code, killedBy) => {
-      finish();
-      if (failure) reject(failure);
-      else if (code === 0) resolve(Buffer.concat(stdout).toString('utf8'));
-      else reject(previewFailed('program_failed', `${command} failed (${killedBy ?? `exit ${code}`}): ${stderr.trim() || 'no message'}`, { command }));
-    });
-  });
+  options.signal.throwIfAborted();
+  return runner.run(command, args, options);
 }
+
+/** The runner is let go after this long with nothing to run (the next program starts it again). */
+const IDLE_STOP_MS = 60_000;
+
+/** The host side of the program runner: started on first use, and again if it dies or was idle. */
+class ProgramRunner {
+  private child: ChildProcess | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, (outcome: ProgramOutcome) => void>();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  run(command: string, args: readonly string[], { signal, timeoutMs, packages }: RunOptions): Promise<string> {
+    const child = this.child ?? this.start();
+    clearTimeout(this.idleTimer);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const stop = (): void => this.send(child, { type: 'stop', id });
+      signal.addEventListener('abort', stop, { once: true });
+      this.waiting.set(id, (outcome) => {
+        signal.removeEventListener('abort', stop);
+        if (outcome.ok) return resolve(outcome.stdout);
+        if (outcome.reason === 'stopped') return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        const message = outcome.reason === 'program_missing' ? `${command} is not installed; install the Debian packages ${packages} (apt-get install ${packages})` : outcome.message;
+        reject(previewFailed(outcome.reason, message, { command }));
+      });
+      // Only a program under way keeps the host process alive, as a program it started itself would.
+      if (this.waiting.size === 1) this.ref(child, true);
+      this.send(child, { type: 'run', id, command, args, timeoutMs, env: { ...process.env } });
+    });
+  }
+
+  private start(): ChildProcess {
+    const child = spawn(process.execPath, ['-e', moduleScript(__dirname, 'program-runner')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+    child.on('message', (reply: RunnerReply) => {
+      const settle = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) this.idle(child);
+      settle?.(reply);
+    });
+    const lost = (why: string): void => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      const waiting = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const settle of waiting) settle({ ok: false, reason: 'program_failed', message: `the office program runner stopped (${why}); the program's result was lost` });
+    };
+    child.on('error', (error) => lost(error.message));
+    child.on('exit', (code, signal) => lost(signal ?? `exit ${code}`));
+    this.child = child;
+    return child;
+  }
+
+  /** Nothing to run: the runner no longer keeps the host alive, and leaves (on disconnect) if it stays idle. */
+  private idle(child: ChildProcess): void {
+    this.ref(child, false);
+    this.idleTimer = setTimeout(() => {
+      if (this.child !== child || this.waiting.size > 0) return;
+      this.child = undefined;
+      child.disconnect();
+    }, IDLE_STOP_MS);
+    this.idleTimer.unref();
+  }
+
+  private send(child: ChildProcess, request: RunnerRequest): void {
+    if (child.connected) child.send(request);
+  }
+
+  private ref(child: ChildProcess, on: boolean): void {
+    const channel = child.channel as { ref(): void; unref(): void } | undefined;
+    if (on) {
+      child.ref();
+      channel?.ref();
+    } else {
+      child.unref();
+      channel?.unref();
+    }
+  }
+}
+
+// One runner per process, like LibreOffice's queue (./libreoffice.ts).
+const runner = new ProgramRunner();
