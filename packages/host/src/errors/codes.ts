@@ -168,6 +168,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "The plugin's work on this request did not finish within its time limit (`details.limitMs`) and was stopped; nothing was written. Simplify the request (smaller counts, sizes the application can handle) or raise the plugin's limit.",
   },
+  request_timeout: {
+    status: 408,
+    retryable: true,
+    hint: 'The request (headers and body) did not arrive in full within the server\'s time limit, so the connection was closed and nothing was done. Send the whole request without pauses; for a slow link, raise COWORK_REQUEST_TIMEOUT_MS on the server.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -7,7 +7,7 @@ import type { Operator } from '../store/records';
 import { HostAllowList } from './access';
 import type { ServerContext } from './context';
 import { Credentials } from './credentials';
-import { frameworkErrorHandler, installErrorHandling } from './errors';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
 import { registerWebAssets } from './page';
 import { registerVendorAssets } from './vendor';
@@ -27,6 +27,7 @@ import { LiveHub, type HubOptions } from './ws/hub';
 
 export const DEFAULT_LISTEN_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7420;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 export interface ServerOptions {
   readonly host: Host;
@@ -44,6 +45,12 @@ export interface ServerOptions {
   readonly runtime?: TaskRunnerOptions['runtime'];
   /** Largest request body or WebSocket message, in bytes (default 9 MiB: the host's 8 MiB content limit plus the envelope). */
   readonly bodyLimit?: number;
+  /**
+   * The longest a client may take to send a whole request, headers and body (default 120 s, or
+   * `COWORK_REQUEST_TIMEOUT_MS` for `cowork serve`): a body trickled a byte at a time is cut off
+   * with 408 `request_timeout` instead of holding its connection for as long as it likes.
+   */
+  readonly requestTimeoutMs?: number;
   readonly live?: HubOptions;
   readonly ticketTtlMs?: number;
   readonly sessionTtlMs?: number;
@@ -87,9 +94,14 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: false,
     bodyLimit,
+    requestTimeout: requestTimeoutMs,
+    // Node checks for late requests on this interval; a quarter of the limit keeps the cut-off near it.
+    http: { connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeoutMs / 4))), headersTimeout: Math.min(30_000, requestTimeoutMs) },
+    clientErrorHandler: clientErrorHandler(SECURITY_HEADERS),
     routerOptions: { maxParamLength: 256 },
     forceCloseConnections: true,
     frameworkErrors: frameworkErrorHandler(SECURITY_HEADERS),

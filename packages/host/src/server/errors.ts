@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Ajv, { type ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CoworkError, isCoworkError, type ErrorCode } from '../errors';
@@ -48,6 +50,26 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_BAD_URL: ['invalid_input', 'the URL is not valid: a percent-encoding that is not UTF-8 or not hexadecimal'],
   FST_ERR_MAX_PARAM_LENGTH: ['invalid_input', 'a part of the URL is over the length limit'],
 };
+
+/**
+ * Errors of a connection before any request could be read or answered by a route: a request that
+ * took longer than the request timeout to arrive (408 `request_timeout`), or bytes that are not
+ * HTTP. Answered in the one error shape, then the socket is closed.
+ */
+export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
+  return (error: Error & { code?: string }, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const coded =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new CoworkError('request_timeout', 'the request did not arrive in full within the time limit; send it again, without pauses')
+        : new CoworkError('invalid_input', `the request is not valid HTTP (${error.code ?? error.message})`);
+    const text = JSON.stringify(coded.toJSON());
+    const lines = [`HTTP/1.1 ${coded.status} ${STATUS_CODES[coded.status] ?? 'Error'}`, 'connection: close', 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(text)}`];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    if (socket.writable) socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+    socket.destroy();
+  };
+}
 
 /**
  * Errors fastify raises before a route is found (a URL that does not decode, a parameter over the

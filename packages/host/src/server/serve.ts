@@ -36,6 +36,7 @@ export async function serveHost(
     runtime: model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens },
     onError: options.onError,
     live: options.live,
+    requestTimeoutMs: positiveIntegerFrom(options.env, 'COWORK_REQUEST_TIMEOUT_MS'),
   });
   try {
     const { url, port } = await server.listen();
@@ -67,4 +68,15 @@ function modelFrom(env: Readonly<Record<string, string | undefined>>): { provide
     if (isCoworkError(error) && error.code === 'model_not_configured') return { problem: error };
     throw error;
   }
+}
+
+/** A positive whole number from the environment, or undefined when the variable is unset. */
+function positiveIntegerFrom(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new CoworkError('invalid_input', `${name} must be a whole number of milliseconds above 0, got ${JSON.stringify(text)}`, { field: name, received: text });
+  }
+  return value;
 }
