@@ -4,24 +4,17 @@
  * is stale, and exits 5 with `store_busy` (writing nothing) while another process holds the
  * workspace's write lock.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { hostDir, requireCurrentBuild } from '../support/built-host';
 import { tempDir } from './cli-harness';
 
-const hostDir = resolve(__dirname, '..', '..');
 const repoRoot = resolve(hostDir, '..', '..');
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
-beforeAll(() => {
-  // Build dist/ in place, as `npm run build` does, so the bin runs the current source. dist/ is not
-  // deleted (other projects may be reading it), but outputs whose source is gone are: tsc leaves
-  // them, and a stale dist/x.js shadows a new dist/x/index.js.
-  pruneStaleOutputs(join(hostDir, 'dist'), join(hostDir, 'src'));
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: hostDir, stdio: 'pipe' });
-}, 180_000);
+beforeAll(requireCurrentBuild);
 
 function cowork(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, USER: 'binuser' };
@@ -76,18 +69,3 @@ it('exits 5 with store_busy while another process holds the write lock', () => {
   }
   expect(JSON.parse(cowork('resources', 'show', id, '--json').stdout)).toMatchObject({ revision: 0, content: { text: '' } });
 });
-
-/** Removes `dist` files (.js, .d.ts, .js.map) and folders that no longer have a source in `src`. */
-function pruneStaleOutputs(dist: string, src: string): void {
-  if (!existsSync(dist)) return;
-  for (const entry of readdirSync(dist, { withFileTypes: true })) {
-    const output = join(dist, entry.name);
-    if (entry.isDirectory()) {
-      if (existsSync(join(src, entry.name))) pruneStaleOutputs(output, join(src, entry.name));
-      else rmSync(output, { recursive: true, force: true });
-      continue;
-    }
-    const stem = /^(.*?)(\.d\.ts|\.js\.map|\.js)$/.exec(entry.name)?.[1];
-    if (stem !== undefined && !existsSync(join(src, `${stem}.ts`))) rmSync(output, { force: true });
-  }
-}

@@ -5,13 +5,14 @@
  * task resumes), 2 with `model_not_configured` when no model is set. Nothing is lost by stopping:
  * the real bin, SIGKILLed while a subagent's reply is held, resumes with `run --resume` and finishes.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunReport } from '../../src/cli/commands/run';
 import type { WireChatRequest } from '../../src/models/wire';
 import { reply, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
 import { caller, texts } from '../agents/runtime-harness';
+import { hostDir, requireCurrentBuild } from '../support/built-host';
 import { jsonOf, runCli, tempDir, workspaceCli, type ErrorJson } from './cli-harness';
 
 const dir = tempDir('cowork-run-');
@@ -183,13 +184,9 @@ describe('cowork run', () => {
 });
 
 describe('the cowork bin, killed mid-run', () => {
-  const hostDir = resolve(__dirname, '..', '..');
   const repoRoot = resolve(hostDir, '..', '..');
 
-  beforeAll(() => {
-    // Build dist/ as `npm run build` does (see bin.test.ts), so the bin runs the current source.
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: hostDir, stdio: 'pipe' });
-  }, 180_000);
+  beforeAll(requireCurrentBuild);
 
   it('resumes with `run --resume` after SIGKILL while a subagent reply is held', async () => {
     let holdSubagent = true;

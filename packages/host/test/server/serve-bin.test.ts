@@ -4,21 +4,18 @@
  * keeps it in a 0600 file, refuses to listen beyond loopback without COWORK_TOKEN (writing
  * nothing), and exits 0 on SIGTERM or SIGINT.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { hostDir, requireCurrentBuild } from '../support/built-host';
 import { tempDir } from '../support/temp-host';
 
-const hostDir = resolve(__dirname, '..', '..');
 const repoRoot = resolve(hostDir, '..', '..');
 const bin = join(hostDir, 'bin', 'cowork.js');
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
-beforeAll(() => {
-  // Build dist/ as `npm run build` does (see test/cli/bin.test.ts), so the bin runs the current source.
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: hostDir, stdio: 'pipe' });
-}, 180_000);
+beforeAll(requireCurrentBuild);
 
 /** The environment of a user with no cowork or model settings, plus `extra`. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
