@@ -13,3 +13,4 @@ export {
 } from './scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './live-client';
 export { openTempHost, tempDir, type TempHost } from './temp-host';
+export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';

@@ -8,32 +8,12 @@
  *   app runs sandboxed, in an opaque origin), under a CSP only this server may frame; a wrong key is
  *   refused; a path with `..` never leaves the app; a kind without `app` is not served.
  */
-import { definePlugin, defineKind } from '../../src/plugins/define-plugin';
+import { sitePlugin } from '../support/site-kind';
 import { body, errorCode, startTestServer, type TestServer } from './harness';
-
-type Site = { files: Record<string, string> };
-
-const siteKind = defineKind<Site, { path: string; text: string }>({
-  name: 'test.site',
-  description: 'A few text files served as an app',
-  revisionSemantics: 'host',
-  contentSchema: { type: 'object', properties: { files: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['files'] },
-  opSchema: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } }, required: ['path', 'text'] },
-  initialContent: () => ({ files: { 'index.html': '<h1>first</h1>' } }),
-  applyOp: (content, op) => ({ files: { ...content.files, [op.path]: op.text } }),
-  summarize: (content) => Object.keys(content.files).join(', '),
-  diff: () => 'changed',
-  app: {
-    file: (content, path) => {
-      const text = content.files[path];
-      return text === undefined ? undefined : { data: text, mediaType: path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' };
-    },
-  },
-});
 
 let t: TestServer;
 beforeEach(async () => {
-  t = await startTestServer({}, { plugins: [definePlugin({ name: 'site', version: '1.0.0', kinds: [siteKind] })] });
+  t = await startTestServer({}, { plugins: [sitePlugin] });
 });
 afterEach(() => t.dispose());
 
