@@ -54,7 +54,7 @@ export class DraftService {
     const who = checkOperator(requester, 'requester');
     const draft = await this.read(id, who);
     const kind = await this.kindOf(draft.resourceId);
-    const checked = validateOp(kind, op, this.deps.limits.maxContentBytes);
+    const checked = validateOp(kind, op, this.deps.limits.maxContentBytes).op;
     return this.deps.store.transaction(async (tx) => {
       const current = requireOpen(await this.requireOwnDraft(tx, id, who));
       const content = applyOps(kind, current.content, [checked], this.deps.limits.maxContentBytes);

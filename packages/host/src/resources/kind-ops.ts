@@ -9,9 +9,15 @@ import { checkJsonSize, serialiseChecked } from './input-checks';
  * application (the kind's `applyOp`, then the content schema and size limit).
  */
 
+/** An op that passed the kind's checks, with its size as JSON. */
+export interface CheckedOp {
+  readonly op: Json;
+  readonly bytes: number;
+}
+
 /** Validates an op against the kind without looking at any content. */
-export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: number): Json {
-  checkJsonSize(op, maxBytes, 'op');
+export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: number): CheckedOp {
+  const bytes = checkJsonSize(op, maxBytes, 'op');
   const { kind, plugin } = registered;
   if (!registered.validateOpShape(op)) {
     throw new CoworkError('invalid_op', `the op does not match the ${kind.name} op schema`, {
@@ -26,7 +32,7 @@ export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: nu
       problems,
     });
   }
-  return op as Json;
+  return { op: op as Json, bytes };
 }
 
 /** A content with its JSON text, made once and stored as it is. */

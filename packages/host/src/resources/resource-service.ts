@@ -15,6 +15,7 @@ import type {
 import { IdempotencyClaim } from '../store/idempotency';
 import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
+import { yieldToEventLoop } from '../util/event-loop';
 import { jsonEqual } from '../util/json';
 import { closeCandidate, keepCandidate, requireCandidate, requireOpenCandidate } from './candidates';
 import { commitChange, revisionEvents, type Change, type CommitOutcome, type PerformOp } from './commit';
@@ -36,6 +37,9 @@ import type {
   ResourceApi,
   RestoreRequest,
 } from './types';
+
+/** Ops from this size on let other work run between their checks and their write. */
+const LARGE_OP_BYTES = 256 * 1024;
 
 /** What an idempotent commit recorded, replayed for a repeated key. */
 type RecordedCommit =
@@ -109,7 +113,10 @@ export class ResourceService implements ResourceApi {
     const baseRevision = checkRevision(request?.baseRevision);
     const operator = checkOperator(request.operator);
     const kind = await this.kindOf(id);
-    const op = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
+    const { op, bytes } = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
+    // A large op has cost a long stretch of the event loop already (parsing, checking) and will
+    // cost another to apply and write: other requests get their turn in between.
+    if (bytes >= LARGE_OP_BYTES) await yieldToEventLoop();
     const claim = IdempotencyClaim.of(`commit ${id}`, request.idempotencyKey, { baseRevision, op, operator });
     if (kind.kind.revisionSemantics === 'external') {
       return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, claim, perform));
