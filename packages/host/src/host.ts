@@ -84,13 +84,14 @@ export class Host {
     externalPollMs: number;
     onBackgroundError?: (error: unknown) => void;
     pluginProblems: PluginProblem[];
+    maxContentBytes: number;
   }) {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.exports = new ExportService(parts.resources, parts.registry);
-    this.imports = new ImportService(parts.resources, parts.registry);
+    this.imports = new ImportService(parts.resources, parts.registry, parts.maxContentBytes);
     this.external = parts.external;
     if (parts.externalPollMs > 0) {
       this.externalPoll = setInterval(() => void this.pollExternal(), parts.externalPollMs);
@@ -153,6 +154,7 @@ export class Host {
         externalPollMs: options.externalPollMs ?? 2000,
         onBackgroundError: options.onBackgroundError,
         pluginProblems,
+        maxContentBytes: limits.maxContentBytes,
       });
     } catch (error) {
       await monitors?.close();

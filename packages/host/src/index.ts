@@ -7,6 +7,7 @@ export { asToolResult } from './plugins/tool-result';
 export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';
 export type { ImportContext, ImportFormat } from './plugins/imports';
+export { SafeZip, ZipFormatError, type ZipEntry, type ZipLimits } from './plugins/safe-zip';
 export type { AppFile, AppServing } from './plugins/apps';
 export type { ExternalAdapter, ExternalContext, ExternalJobs, ExternalObservation, ExternalResource, ExternalSession } from './plugins/external';
 export type { ViewBlock, ViewContext } from './plugins/views';

@@ -21,4 +21,9 @@ export interface ImportContext {
   /** A fresh, empty directory for scratch files; removed when the import ends. */
   readonly workDir: string;
   readonly signal: AbortSignal;
+  /**
+   * The host's content limit in bytes (of the content as JSON): an importer can refuse a file that
+   * unpacks to more before building anything from it (`SafeZip` limits).
+   */
+  readonly maxContentBytes: number;
 }

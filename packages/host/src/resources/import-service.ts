@@ -29,6 +29,7 @@ export class ImportService {
   constructor(
     private readonly resources: ResourceApi,
     private readonly registry: PluginRegistry,
+    private readonly maxContentBytes: number,
   ) {}
 
   /** The formats each kind imports, for the page and `cowork plugins`. */
@@ -58,7 +59,7 @@ export class ImportService {
     const workDir = mkdtempSync(join(tmpdir(), 'cowork-import-'));
     try {
       const content = await callPluginAsync(registered.plugin, `import ${format}`, () =>
-        importer.import(request.data, { fileName: request.fileName, workDir, signal: request.signal ?? new AbortController().signal }),
+        importer.import(request.data, { fileName: request.fileName, workDir, signal: request.signal ?? new AbortController().signal, maxContentBytes: this.maxContentBytes }),
       );
       return await this.resources.create({ kind: registered.kind.name, content, operator: request.operator, idempotencyKey: request.idempotencyKey });
     } finally {

@@ -13,7 +13,7 @@ import type { PictureRef } from './docx-runs';
 import { DocxStyles } from './docx-styles';
 import { attr, child, childrenOf, descendant, parseXml, textOf, type XmlNode } from './docx-xml';
 import { openPackage, relationshipsOf, relsPathOf, type Relationship } from './ooxml';
-import type { SafeZip } from './safe-zip';
+import type { SafeZip } from '@cowork/host';
 
 const MM_PER_TWIP = 25.4 / 1440;
 const MAX_IMAGE_INCHES = 100;
@@ -21,11 +21,12 @@ const MAX_IMAGE_INCHES = 100;
 const PAGE_TWIPS = { A4: [11906, 16838], Letter: [12240, 15840] } as const;
 const RELATIONSHIP = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-export async function importDocx(data: Uint8Array, context: { fileName?: string; signal?: AbortSignal } = {}): Promise<DocumentContent> {
+export async function importDocx(data: Uint8Array, context: { fileName?: string; signal?: AbortSignal; maxContentBytes?: number } = {}): Promise<DocumentContent> {
   const zip = openPackage(
     data,
     context.fileName ?? 'the .docx',
     (why) => `the file is not a .docx: it is not a readable zip archive (${why}); a .docx saved by Word or LibreOffice is one, an old .doc is not`,
+    context.maxContentBytes,
   );
   const mainPath = (await mainPartPath(zip)) ?? 'word/document.xml';
   const main = await readPart(zip, mainPath);

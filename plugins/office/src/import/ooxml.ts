@@ -5,7 +5,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { rejectFile } from '@cowork/host';
-import { SafeZip, ZipFormatError } from './safe-zip';
+import { SafeZip, ZipFormatError } from '@cowork/host';
 
 export type XmlNode = Record<string, unknown>;
 
@@ -24,18 +24,18 @@ const parser = new XMLParser({
 
 /**
  * The most an import unpacks from one file, each part and all parts read together: the host's
- * default content limit (`limits.maxContentBytes`, 8 MiB), since the import context does not carry
- * the host's own. Parts the importers skip (media they do not keep, layouts they do not read) are
- * never inflated and do not count. XML is wordier than the content made from it, so a file whose
- * parts pass this may be refused although its content would have fitted (a docx of some hundreds of
- * dense pages); the gain is that a zip bomb is refused before it is inflated.
+ * content limit (`ImportContext.maxContentBytes`, 8 MiB by default). Parts the importers skip
+ * (media they do not keep, layouts they do not read) are never inflated and do not count. XML is
+ * wordier than the content made from it, so a file whose parts pass this may be refused although
+ * its content would have fitted (a docx of some hundreds of dense pages); the gain is that a zip
+ * bomb is refused before it is inflated.
  */
-export const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 
 /** The package's zip directory; bytes that are no zip are refused with `unreadable(why)`. */
-export function openPackage(data: Uint8Array, label: string, unreadable: (why: string) => string): SafeZip {
+export function openPackage(data: Uint8Array, label: string, unreadable: (why: string) => string, maxBytes = DEFAULT_MAX_UNPACKED_BYTES): SafeZip {
   try {
-    return SafeZip.open(data, { maxEntryBytes: MAX_UNPACKED_BYTES, maxTotalBytes: MAX_UNPACKED_BYTES }, label);
+    return SafeZip.open(data, { maxEntryBytes: maxBytes, maxTotalBytes: maxBytes }, label);
   } catch (error) {
     if (error instanceof ZipFormatError) throw rejectFile(unreadable(error.message), { reason: error.message });
     throw error;

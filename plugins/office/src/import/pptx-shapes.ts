@@ -3,7 +3,7 @@ import { MAX_IMAGE_BYTES, type ImageMediaType } from '../shared/image';
 import { MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, type Table } from '../shared/table';
 import { paragraphText, paragraphs, type Paragraph } from './pptx-text';
 import { attr, child, children, descendants, kids, readPart, tagOf, textOf, type XmlNode } from './pptx-xml';
-import type { SafeZip } from './safe-zip';
+import type { SafeZip } from '@cowork/host';
 
 /** What one slide's shape tree holds, in document (z) order. */
 export type ShapeFinding =

@@ -1,5 +1,5 @@
 import { kids, parseXml, relationshipsOf, relsPathOf, tagOf, type Relationship, type XmlNode } from './ooxml';
-import type { SafeZip } from './safe-zip';
+import type { SafeZip } from '@cowork/host';
 
 /** Navigation from one node for the pptx importer, over the shared order-preserving tree (./ooxml.ts). */
 export { attr, kids, tagOf, textOf, type Relationship, type XmlNode } from './ooxml';

@@ -4,7 +4,7 @@ import { openPackage } from './ooxml';
 import { readShapes, type ImageBudget, type ShapeFinding } from './pptx-shapes';
 import { paragraphText, styledRuns, type Paragraph } from './pptx-text';
 import { attr, child, children, descendants, readPart, readRelationships, textOf, type XmlNode } from './pptx-xml';
-import type { SafeZip } from './safe-zip';
+import type { SafeZip } from '@cowork/host';
 
 /** Images kept from one file, in decoded bytes, so the deck stays under the host's content size limit. */
 const IMAGE_BUDGET_BYTES = 4 * 1024 * 1024;
@@ -18,9 +18,9 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
  * pictures (while they fit the image limits) and speaker notes. Anything else is skipped. Bytes that
  * are not a pptx, or a pptx with damaged parts, are refused with `rejectFile` and create nothing.
  */
-export async function importPptx(data: Uint8Array, context: Pick<ImportContext, 'fileName' | 'signal'>): Promise<Presentation> {
+export async function importPptx(data: Uint8Array, context: Pick<ImportContext, 'fileName' | 'signal'> & { maxContentBytes?: number }): Promise<Presentation> {
   const name = context.fileName ?? 'the file';
-  const zip = openPackage(data, name, (why) => `${name} is not a readable .pptx: ${why}; save it again as .pptx and retry`);
+  const zip = openPackage(data, name, (why) => `${name} is not a readable .pptx: ${why}; save it again as .pptx and retry`, context.maxContentBytes);
   const presentation = await readPart(zip, 'ppt/presentation.xml');
   if (!presentation) {
     const hint = zip.entry('word/document.xml') ? ' (it looks like a Word document: import it as a document)' : '';

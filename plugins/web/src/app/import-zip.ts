@@ -3,7 +3,7 @@ import { MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, formatBytes, type WebApp, t
 import { isTextPath } from './media-types';
 import { isHtml } from './ops';
 import { pathProblem } from './paths';
-import { SafeZip, ZipFormatError, type ZipEntry } from './safe-zip';
+import { SafeZip, ZipFormatError, type ZipEntry } from '@cowork/host';
 
 /** Entries a zip tool adds that are no part of an app. */
 const JUNK = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$)/;

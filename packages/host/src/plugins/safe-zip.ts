@@ -6,13 +6,13 @@
  * or whose data is cut short is refused as `invalid_file`, never silently cut or grown. So memory is
  * bounded by the limits, whatever the headers claim. Sizes over a limit are `content_too_large`.
  *
- * The same module is in plugins/web and plugins/office (plugins cannot import each other); keep
- * the two copies identical until the host offers it.
+ * Plugins that import zip-based formats (web apps, pptx, docx) read them with this.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32, inflateRaw, type ZlibOptions } from 'node:zlib';
-import { CoworkError, rejectFile } from '@cowork/host';
+import { CoworkError } from '../errors';
+import { rejectFile } from './define-plugin';
 
 const inflateRawAsync = promisify<Uint8Array, ZlibOptions, Buffer>(inflateRaw);
 
