@@ -3,7 +3,9 @@
  * media type and a download name, for the newest or a given revision; an unknown format is 404
  * `unknown_format`; `/exports` lists the formats; the routes need the token like every other.
  */
-import { body, errorCode, startTestServer, type TestServer } from './harness';
+import { get as httpGet } from 'node:http';
+import { defineKind, definePlugin } from '../../src/plugins/define-plugin';
+import { body, errorCode, startTestServer, TOKEN, type TestServer } from './harness';
 
 let t: TestServer;
 beforeEach(async () => {
@@ -32,4 +34,53 @@ it('exports a text resource and refuses unknown formats', async () => {
     formats: [{ format: 'txt', mediaType: 'text/plain; charset=utf-8', extension: 'txt', description: 'The text as a UTF-8 file.' }],
   });
   expect((await t.request({ method: 'GET', url: `/api/resources/${id}/export/txt`, headers: { authorization: undefined } })).statusCode).toBe(401);
+});
+
+describe('a client that leaves before its export is ready', () => {
+  let aborted: Promise<string>;
+  let started: Promise<void>;
+  let slow: TestServer;
+  beforeEach(async () => {
+    let seen!: (reason: string) => void;
+    let begun!: () => void;
+    aborted = new Promise((resolve) => (seen = resolve));
+    started = new Promise((resolve) => (begun = resolve));
+    const waitsForAbort = defineKind<{ n: number }, { type: 'noop' }>({
+      name: 'test.slow',
+      description: 'Exports only when told to stop',
+      revisionSemantics: 'host',
+      contentSchema: { type: 'object' },
+      opSchema: { type: 'object' },
+      initialContent: () => ({ n: 0 }),
+      applyOp: (content) => content,
+      summarize: () => 'slow',
+      diff: () => '',
+      exports: {
+        bin: {
+          mediaType: 'application/octet-stream',
+          extension: 'bin',
+          export: (_content, context) =>
+            new Promise((_resolve, reject) => {
+              begun();
+              context.signal.addEventListener('abort', () => {
+                seen(String((context.signal.reason as Error).message));
+                reject(context.signal.reason);
+              });
+            }),
+        },
+      },
+    });
+    slow = await startTestServer({ port: 0 }, { plugins: [definePlugin({ name: 'slow', version: '1.0.0', kinds: [waitsForAbort] })] });
+  });
+  afterEach(() => slow.dispose());
+
+  it('aborts the export, so its work stops and it leaves any queue', async () => {
+    const { id } = await slow.host.resources.create({ kind: 'test.slow', operator: 'human:ann' });
+    const url = await slow.listenHttp();
+    const request = httpGet(`${url}/api/resources/${id}/export/bin`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    request.on('error', () => undefined);
+    await started;
+    request.destroy();
+    expect(await aborted).toMatch(/client closed the connection/);
+  });
 });

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
+import { abortedWhenClientLeaves } from '../disconnect';
 import { Format, Id, IdParams, Revision } from '../schemas';
 
 const ExportParams = Type.Object({ id: Id, format: Format });
@@ -59,7 +60,7 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
       },
     },
     async (request, reply) => {
-      const result = await ctx.host.exports.export(request.params.id, request.params.format, { revision: request.query.revision });
+      const result = await ctx.host.exports.export(request.params.id, request.params.format, { revision: request.query.revision, signal: abortedWhenClientLeaves(reply) });
       return reply
         .header('content-type', result.mediaType)
         .header('content-disposition', `attachment; filename="${result.fileName}"`)

@@ -4,6 +4,7 @@ import { CoworkError } from '../../errors';
 import { MAX_IMPORT_BYTES } from '../../resources/import-service';
 import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
+import { abortedWhenClientLeaves } from '../disconnect';
 import { Format, IdempotencyKey, OperatorSchema, ResourceSchema } from '../schemas';
 
 const ImportQuery = Type.Object(
@@ -44,7 +45,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: ServerContext): 
       }
       const { kind, format, fileName, idempotencyKey } = request.query;
       const operator = (request.query.operator as Operator | undefined) ?? ctx.defaultOperator;
-      const created = await ctx.host.imports.importFile({ kind, format, fileName, data: request.body, operator, idempotencyKey });
+      const created = await ctx.host.imports.importFile({ kind, format, fileName, data: request.body, operator, idempotencyKey, signal: abortedWhenClientLeaves(reply) });
       return reply.code(201).send(created);
     },
   );
