@@ -66,6 +66,7 @@ export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createMode
 export { startScriptedModelServer, reply, type ScriptedModelServer, type Script, type ScriptStep } from './testkit/scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './testkit/live-client';
 export { openTempHost, type TempHost } from './testkit/temp-host';
+export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './testkit/route-fuzz';
 export { buildContext, type BuiltContext, type ContextInput } from './agents/context-builder';
 export { loadRecentContext } from './agents/context-loader';
 export { JobService, type JobServiceOptions, type StartOptions as StartJobOptions } from './jobs/job-service';

@@ -39,10 +39,12 @@ describe('job tools', () => {
   });
 
   it('start, watch, read and cancel a job', async () => {
-    const started = await call('start_job', { command: 'sh', args: ['-c', 'echo ready; echo warn >&2; exec sleep 30'], name: 'server' }, 'k1');
+    const input = { command: 'sh', args: ['-c', 'echo ready; echo warn >&2; exec sleep 30'], name: 'server' };
+    const started = await call('start_job', input, 'k1');
     expect(started).toEqual({ content: expect.objectContaining({ status: 'running', name: 'server', exitCode: null }) });
     const id = (started.content as { id: string }).id;
-    expect((await call('start_job', { command: 'true' }, 'k1')).content).toMatchObject({ id });
+    expect((await call('start_job', input, 'k1')).content).toMatchObject({ id });
+    expect((await call('start_job', { command: 'true' }, 'k1')).content).toMatchObject({ error: { code: 'idempotency_key_reused' } });
 
     expect((await call('job_status', { jobId: id })).content).toMatchObject({ id, status: 'running', pid: expect.any(Number) });
     expect((await call('job_status', {})).content).toEqual({ jobs: [expect.objectContaining({ id })] });
