@@ -10,11 +10,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, fuzzRoutes, Host } from '@cowork/host';
+import { createServer, fuzzRoutes, Host, type Json } from '@cowork/host';
 import { closeHostAndStopBlender } from '@cowork/plugin-blender-bridge';
 
 const CASES = Number(process.env.BENCH_FUZZ_CASES ?? 300);
 const SEED = Number(process.env.BENCH_FUZZ_SEED ?? 7);
+/** One op of each kind that fits it, for the fuzzer to send as it is or with one field made wrong. */
+const SAMPLE_OPS: Json[] = [
+  { type: 'append', text: 'x' },
+  { type: 'set_deck_title', title: 'Deck' },
+  { type: 'put_file', path: 'app.js', text: 'console.log(1)' },
+  { type: 'set_parameter', name: 'width', value: 10 },
+  { type: 'add_feature', feature: { type: 'sphere', id: 's2', radius: 1 } },
+  { type: 'add_object', name: 'cube', primitive: { type: 'cube', size: 1 } },
+];
 const PLUGINS = ['@cowork/plugin-office', '@cowork/plugin-web', '@cowork/plugin-cad', '@cowork/plugin-blender-bridge'];
 
 async function main(): Promise<void> {
@@ -36,7 +45,7 @@ async function main(): Promise<void> {
       seed: SEED,
       casesPerRoute: CASES,
       casesFor: { 'POST /api/demo': 10 },
-      known: { id: ids, kind: kinds, format: formats, operator: ['human:fuzz', 'agent:fuzz'] },
+      known: { id: ids, kind: kinds, format: formats, operator: ['human:fuzz', 'agent:fuzz'], baseRevision: [0, 1], op: SAMPLE_OPS },
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(`${report.cases} cases over ${report.routes.length} routes in ${seconds.toFixed(0)} s (seed ${SEED}), kinds: ${kinds.join(', ')}`);
