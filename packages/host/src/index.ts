@@ -87,4 +87,4 @@ export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from '.
 export { createServer, type CoworkServer, type ServerOptions } from './server/create-server';
 /** Helpers plugins share with the host: JSON equality, and files written whole or not at all (fsynced). */
 export { jsonEqual } from './util/json';
-export { writeFileAtomic, writeJsonAtomic } from './jobs/job-files';
+export { writeFileAtomic, writeJsonAtomic } from './util/atomic-file';

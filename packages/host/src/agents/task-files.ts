@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../jobs/job-files';
+import { writeFileAtomic } from '../util/atomic-file';
 
 /**
  * A task's folders on disk: working materials, run records and published artifacts live in

@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * The files of one job, in `<workspace>/jobs/<id>/`. The host writes `spec.json` (and `cancel.json`
@@ -79,44 +78,4 @@ export function pathsIn(dir: string): JobPaths {
     supervisorLog: join(dir, 'supervisor.log'),
     log: (stream) => join(dir, `${stream}.log`),
   };
-}
-
-/** Writes `value` as JSON so that `path` holds either the old file or the whole new one, durably. */
-export function writeJsonAtomic(path: string, value: unknown): void {
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** Writes `text` so that `path` holds either the old file or the whole new one, durably (temp file, fsync, rename, fsync of the directory). */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`; // per process: two writers never share a half-written temp file
-  const fd = openSync(temp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  fsyncDir(dirname(path));
-}
-
-/** The parsed file, or undefined when it does not exist (yet). */
-export function readJsonFile<T>(path: string): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  return JSON.parse(text) as T;
-}
-
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,6 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, relative, resolve, sep } from 'node:path';
+import { delimiter, resolve } from 'node:path';
 import { CoworkError } from '../errors';
+import { isInside } from '../util/paths';
 
 /** What a caller asks to run. */
 export interface StartJobInput {
@@ -98,12 +99,6 @@ function isExecutableFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether `path` is `root` or below it (both absolute). */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 function invalid(field: string, message: string, details: Record<string, unknown> = {}): CoworkError {

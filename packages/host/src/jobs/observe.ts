@@ -1,6 +1,7 @@
 import type { JobProcessIdentity, JobRecord } from '../store/job-records';
-import { readJsonFile, type ExitFile, type IdentityFile, type JobPaths } from './job-files';
-import { groupAlive, isSameProcess, signalGroup, signalProcess, type ProcessRef } from './process-identity';
+import { type ExitFile, type IdentityFile, type JobPaths } from './job-files';
+import { readJsonFile } from '../util/atomic-file';
+import { groupAlive, isSameProcess, signalGroup, signalProcess, type ProcessRef } from '../util/process-identity';
 import type { JobObservation } from './reconcile';
 
 /** The processes of a job, from its record or, before the record has them, from identity.json. */

@@ -15,8 +15,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { pathsIn, readJsonFile, writeJsonAtomic, type CancelFile, type ExitFile, type IdentityFile, type JobPaths, type JobSpec } from './job-files';
-import { processStartTime, signalGroup } from './process-identity';
+import { pathsIn, type CancelFile, type ExitFile, type IdentityFile, type JobPaths, type JobSpec } from './job-files';
+import { readJsonFile, writeJsonAtomic } from '../util/atomic-file';
+import { processStartTime, signalGroup } from '../util/process-identity';
 import { RotatingLog } from './rotating-log';
 
 /** After the command exits, how long to wait for its pipes to close (a grandchild may hold them). */

@@ -3,7 +3,7 @@ import { checkJobInput } from '../jobs/job-input';
 import type { MonitorKind, MonitorTarget } from '../store/monitor-records';
 import { parseCron } from './cron';
 import { parseJsonPath } from './json-path';
-import { resolveInWorkspace } from './paths';
+import { resolveInWorkspace } from '../util/paths';
 
 /** What a caller asks to watch. Which fields apply depends on `kind` (others are refused). */
 export type CreateMonitorInput = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
-import { isInside } from '../jobs/job-input';
+import { isInside } from '../util/paths';
 import type { Json } from '../store/records';
 import { sha256Hex } from './hash';
 import type { Observer } from './observer';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoworkError } from '../errors';
-import { isSameProcess, processStartTime, type ProcessRef } from '../jobs/process-identity';
+import { isSameProcess, processStartTime, type ProcessRef } from '../util/process-identity';
 
 /** Who drives a resource's application now: a process (pid and start time) and one host in it. */
 interface LeaseHolder extends ProcessRef {

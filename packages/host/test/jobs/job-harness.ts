@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobService, type JobServiceOptions } from '../../src/jobs/job-service';
-import { isSameProcess, processStartTime, signalGroup } from '../../src/jobs/process-identity';
+import { isSameProcess, processStartTime, signalGroup } from '../../src/util/process-identity';
 import type { JobRecord } from '../../src/store/job-records';
 import { openWorkspaceStore } from '../../src/store/open-store';
 import type { Store } from '../../src/store/store';

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { processStartTime, signalGroup } from '../../src/jobs/process-identity';
+import { processStartTime, signalGroup } from '../../src/util/process-identity';
 import type { JobRecord } from '../../src/store/job-records';
 import { jobsFixture, pidAlive, waitFor, waitForEnd, type JobsFixture } from './job-harness';
 

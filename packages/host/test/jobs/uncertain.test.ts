@@ -5,7 +5,7 @@
  * killed, the supervisor records the true outcome.
  */
 import { signalJob } from '../../src/jobs/observe';
-import { signalGroup } from '../../src/jobs/process-identity';
+import { signalGroup } from '../../src/util/process-identity';
 import { jobsFixture, pidAlive, unrelatedProcess, waitFor, waitForEnd, type JobsFixture } from './job-harness';
 
 let fx: JobsFixture;

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
-import { processStartTime } from '../../src/jobs/process-identity';
+import { processStartTime } from '../../src/util/process-identity';
 import { PluginRegistry } from '../../src/plugins/registry';
 import type { Json } from '../../src/store/records';
 import { definePlugin } from '../../src/plugins/define-plugin';

@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { CoworkError } from '../errors';
-import { isInside } from '../jobs/job-input';
 
 /**
  * A path given relative to the workspace (or absolute), resolved and required to stay inside it.
@@ -37,4 +36,10 @@ function realExisting(path: string): string {
       current = parent;
     }
   }
+}
+
+/** Whether `path` is `root` or below it (both absolute). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

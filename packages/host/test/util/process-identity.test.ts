@@ -3,7 +3,7 @@
  * another start time (a reused pid) is not the process, and a process that exited is not alive.
  */
 import { spawnSync } from 'node:child_process';
-import { isSameProcess, processStartTime } from '../../src/jobs/process-identity';
+import { isSameProcess, processStartTime } from '../../src/util/process-identity';
 
 describe('process identity', () => {
   it('knows a live process by pid and start time', () => {
