@@ -11,22 +11,8 @@ export { SafeZip, ZipFormatError, type ZipEntry, type ZipLimits } from './plugin
 export type { AppFile, AppServing } from './plugins/apps';
 export type { ExternalAdapter, ExternalContext, ExternalJobs, ExternalObservation, ExternalResource, ExternalSession } from './plugins/external';
 export type { ViewBlock, ViewContext } from './plugins/views';
-export type {
-  JsonSchema,
-  PluginDefinition,
-  PluginManifest,
-  PluginStartContext,
-  CheckContentContext,
-  ResourceReader,
-  ResourceAccess,
-  ResourceKind,
-  RevisionSemantics,
-  ToolContext,
-  ToolDefinition,
-  ToolHostApi,
-  ToolPermission,
-  ToolResult,
-} from './plugins/types';
+export type { PluginDefinition, PluginManifest, PluginStartContext, CheckContentContext, ResourceReader, ResourceAccess, ResourceKind, RevisionSemantics, ToolContext, ToolDefinition, ToolHostApi, ToolPermission, ToolResult } from './plugins/types';
+export type { JsonSchema } from './util/json-schema';
 export { PluginRegistry, type PluginProblem, type RegisteredKind, type RegisteredTool } from './plugins/registry';
 export { textKind, type TextContent, type TextOp } from './plugins/builtin/text-kind';
 export { textPlugin } from './plugins/builtin/text-plugin';
@@ -42,8 +28,8 @@ export type {
   CreateRequest,
   ResourceApi,
   RestoreRequest,
-} from './resources/types';
-export type { RevisionEvent, RevisionListener } from './resources/revision-events';
+} from './plugins/resource-api';
+export type { RevisionEvent, RevisionListener } from './plugins/revision-event';
 export type {
   CandidateRecord,
   DraftRecord,

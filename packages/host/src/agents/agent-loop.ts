@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { isCoworkError } from '../errors';
-import { schemaProblems } from '../plugins/registry';
+import { schemaProblems } from '../util/json-schema';
 import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../models/types';
 import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';

@@ -1,5 +1,5 @@
 import { CoworkError } from '../errors';
-import type { ResourceApi } from '../resources/types';
+import type { ResourceApi } from '../plugins/resource-api';
 import type { Json } from '../store/records';
 import { errorOutcome, type AgentTool, type AgentToolCall, type ToolOutcome } from './agent-tool';
 import type { GateBlocker } from './completion-gate';

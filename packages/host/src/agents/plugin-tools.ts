@@ -1,6 +1,6 @@
 import type { RegisteredTool } from '../plugins/registry';
 import { callPlugin } from '../plugins/registry';
-import type { ResourceApi } from '../resources/types';
+import type { ResourceApi } from '../plugins/resource-api';
 import type { Json, Operator } from '../store/records';
 import type { AgentTool } from './agent-tool';
 

@@ -1,6 +1,6 @@
 import { CoworkError } from '../errors';
 import type { ResourceAccess } from '../plugins/types';
-import type { ResourceApi } from '../resources/types';
+import type { ResourceApi } from '../plugins/resource-api';
 import type { Json, Operator } from '../store/records';
 import type { AgentTool } from './agent-tool';
 import type { Grants } from './grants';

@@ -1,5 +1,5 @@
 import type { Inbox } from './inbox';
-import type { ResourceApi } from '../resources/types';
+import type { ResourceApi } from '../plugins/resource-api';
 import type { WakeConditions } from './agent-tool';
 
 /**

@@ -1,6 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { CoworkError } from '../errors';
-import { schemaProblems } from '../plugins/registry';
+import { schemaProblems } from '../util/json-schema';
 import type { EventRecord, Json } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
 import type { Store, StoreTx } from '../store/store';

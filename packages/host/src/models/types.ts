@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../plugins/types';
+import type { JsonSchema } from '../util/json-schema';
 
 /**
  * The model interface the agent loop talks to. Every provider (the OpenAI-compatible HTTP one, a

@@ -1,3 +1,4 @@
+import type { ResourceReader } from './resource-api';
 /**
  * Exports are part of a kind's contract: a kind declares the formats it can turn a content into
  * (`pptx`, `pdf`, `step`, a zip of a web app's files), and the host serves them at
@@ -24,7 +25,7 @@ export interface ExportContext {
   readonly workDir: string;
   readonly signal: AbortSignal;
   /** Other resources, for a content that refers to them (an assembly's `cad.part` revisions). */
-  readonly resources: import('./types').ResourceReader;
+  readonly resources: ResourceReader;
 }
 
 /** What an export produced, ready to serve or save. */

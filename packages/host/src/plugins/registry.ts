@@ -137,8 +137,3 @@ function attributeToPlugin(error: unknown, plugin: string, action: string): Cowo
   const message = error instanceof Error ? error.message : String(error);
   return new CoworkError('plugin_failed', `plugin ${plugin} failed in ${action}: ${message}`, { plugin, action }, { cause: error });
 }
-
-/** Ajv's errors as short sentences a caller can act on. */
-export function schemaProblems(validate: ValidateFunction): string[] {
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`.trim());
-}

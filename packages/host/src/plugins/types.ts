@@ -1,7 +1,8 @@
 import type { Json, Operator } from '../store/records';
+import type { JsonSchema } from '../util/json-schema';
+import type { ResourceApi, ResourceReader } from './resource-api';
 
-/** A JSON Schema (draft 2020-12 subset that Ajv accepts), as a plain object. */
-export type JsonSchema = { readonly [key: string]: unknown };
+export type { JsonSchema, ResourceReader };
 
 /**
  * `host`: the host owns the content; every change is a commit through the resource protocol.
@@ -62,11 +63,6 @@ export interface ResourceKind<Content extends Json = Json, Op extends Json = Jso
 /** What a tool needs granted before it may run; resource access is per kind. */
 export type ResourceAccess = 'read' | 'draft' | 'propose' | 'commit';
 
-/**
- * Read access to the workspace's resources, for a kind whose content refers to other resources (an
- * assembly naming `cad.part` revisions): its checks and exports resolve the references with it.
- */
-export type ResourceReader = Pick<import('../resources/types').ResourceApi, 'get' | 'contentAt'>;
 
 export interface CheckContentContext {
   readonly signal: AbortSignal;
@@ -96,7 +92,7 @@ export interface ToolContext {
 /** The host services exposed to tools. It grows as the host grows; tools never reach past it. */
 export interface ToolHostApi {
   readonly workspaceDir: string;
-  readonly resources: import('../resources/types').ResourceApi;
+  readonly resources: ResourceApi;
 }
 
 /** A tool that ran. A failing tool returns `isError` with a message the model can act on. */

@@ -3,7 +3,7 @@ import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } f
 import type { StoreTx } from '../store/store';
 import { applyOpsSerialised, validateContentSerialised } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
-import type { RevisionEvent } from './revision-events';
+import type { RevisionEvent } from '../plugins/revision-event';
 
 /** A change about to be committed: ops of the kind, or a restore to an old content. */
 export type Change =

@@ -5,7 +5,7 @@ import { CoworkError } from '../errors';
 import type { ExportResult } from '../plugins/exports';
 import { callPluginAsync, type PluginRegistry } from '../plugins/registry';
 import { checkId, checkRevision } from './input-checks';
-import type { ResourceApi } from './types';
+import type { ResourceApi } from '../plugins/resource-api';
 
 /**
  * Runs a kind's exports: reads the content (of the newest or a given revision), gives the plugin a

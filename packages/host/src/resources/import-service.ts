@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CoworkError } from '../errors';
 import { callPluginAsync, type PluginRegistry } from '../plugins/registry';
 import type { Operator, ResourceRecord } from '../store/records';
-import type { ResourceApi } from './types';
+import type { ResourceApi } from '../plugins/resource-api';
 
 export interface ImportRequest {
   readonly kind: string;

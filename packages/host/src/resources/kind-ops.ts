@@ -1,5 +1,6 @@
 import { CoworkError, isCoworkError } from '../errors';
-import { callPlugin, callPluginAsync, schemaProblems, type RegisteredKind } from '../plugins/registry';
+import { callPlugin, callPluginAsync, type RegisteredKind } from '../plugins/registry';
+import { schemaProblems } from '../util/json-schema';
 import type { Json } from '../store/records';
 import type { ResourceReader } from '../plugins/types';
 import { checkJsonSize, serialiseChecked } from './input-checks';

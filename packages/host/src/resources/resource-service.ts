@@ -26,7 +26,7 @@ import { HeadCache } from './head-cache';
 import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
 import { applyOps, checkContentDomain, validateContent, validateOp } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
-import type { RevisionEvent, RevisionListener } from './revision-events';
+import type { RevisionEvent, RevisionListener } from '../plugins/revision-event';
 import type {
   AcceptRequest,
   AgentView,
@@ -36,7 +36,7 @@ import type {
   CreateRequest,
   ResourceApi,
   RestoreRequest,
-} from './types';
+} from '../plugins/resource-api';
 
 /** Ops from this size on let other work run between their checks and their write. */
 const LARGE_OP_BYTES = 256 * 1024;

@@ -1,9 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { CoworkError } from '../errors';
-import { callPlugin, schemaProblems, type PluginRegistry } from '../plugins/registry';
+import { callPlugin, type PluginRegistry } from '../plugins/registry';
+import { schemaProblems } from '../util/json-schema';
 import { VIEW_BLOCK_SCHEMA, type ViewBlock } from '../plugins/views';
 import { checkId, checkRevision } from './input-checks';
-import type { ResourceApi } from './types';
+import type { ResourceApi } from '../plugins/resource-api';
 
 /**
  * A resource as its kind shows it to people: the kind's `view` blocks, checked against the block

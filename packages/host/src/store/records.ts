@@ -1,5 +1,6 @@
-/** JSON values: everything the store persists as content, ops and event data. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from '../util/json';
+
+export type { Json };
 
 /**
  * Who made a change: a person, an agent, or (only ever written by the host) the outside

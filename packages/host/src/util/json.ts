@@ -1,4 +1,5 @@
-import type { Json } from '../store/records';
+/** JSON values: everything the store persists as content, ops and event data. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Parses JSON stored by the store. Stored text was produced by `JSON.stringify`, so it is trusted. */
 export function parseStored<T = Json>(text: string): T {

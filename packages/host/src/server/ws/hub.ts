@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Host } from '../../host';
-import type { RevisionEvent } from '../../resources/revision-events';
+import type { RevisionEvent } from '../../plugins/revision-event';
 import type { TaskEvents } from '../task-events';
 import { Connection } from './connection';
 import { MessageParser, revisionMessage } from './messages';

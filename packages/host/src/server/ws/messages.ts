@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { CoworkError, type ErrorCode } from '../../errors';
-import type { RevisionEvent } from '../../resources/revision-events';
+import type { RevisionEvent } from '../../plugins/revision-event';
 import type { RevisionRecord } from '../../store/records';
 import { AnyJson, Id, IdempotencyKey, OperatorSchema, Revision } from '../schemas';
 import type { TaskEvent } from '../task-events';

@@ -1,6 +1,6 @@
 import { toCoworkError } from '../../errors';
-import type { ResourceApi } from '../../resources/types';
-import type { RevisionEvent } from '../../resources/revision-events';
+import type { ResourceApi } from '../../plugins/resource-api';
+import type { RevisionEvent } from '../../plugins/revision-event';
 import { revisionMessage } from './messages';
 import type { Peer } from './peer';
 

@@ -1,5 +1,5 @@
 import type { CandidateRecord, CandidateStatus, DraftRecord, Json, Operator, ResourceRecord, RevisionRecord, SelectionRecord } from '../store/records';
-import type { RevisionListener } from './revision-events';
+import type { RevisionListener } from './revision-event';
 
 export interface CreateRequest {
   readonly kind: string;
@@ -80,3 +80,9 @@ export interface ResourceApi {
   discardDraft(draftId: string, requester: Operator): Promise<DraftRecord>;
   subscribe(listener: RevisionListener): () => void;
 }
+
+/**
+ * Read access to the workspace's resources, for a kind whose content refers to other resources (an
+ * assembly naming `cad.part` revisions): its checks and exports resolve the references with it.
+ */
+export type ResourceReader = Pick<ResourceApi, 'get' | 'contentAt'>;
