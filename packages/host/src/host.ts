@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
-import { jobTools } from './jobs/job-tools';
+import { jobsPlugin } from './plugins/builtin/jobs-plugin';
 import { MonitorService } from './monitors/monitor-service';
-import { monitorTools } from './monitors/monitor-tools';
-import { definePlugin } from './plugins/define-plugin';
+import { monitorsPlugin } from './plugins/builtin/monitors-plugin';
 import { textPlugin } from './plugins/builtin/text-plugin';
 import { closePlugins, startPlugins } from './plugins/lifecycle';
 import { loadPlugins, registerPlugins } from './plugins/loader';
@@ -123,16 +122,9 @@ export class Host {
         pollStored: options.pollMonitors,
       });
       const registry = new PluginRegistry();
-      // The host's own tools go through the same registry checks as any plugin's.
-      const jobsPlugin = definePlugin({ name: 'jobs', version: '0.1.0', description: 'Background processes as agent tools.', tools: jobTools(jobs) });
-      const monitorsPlugin = definePlugin({
-        name: 'monitors',
-        version: '0.1.0',
-        description: 'Deterministic monitors and timers as agent tools.',
-        tools: monitorTools(monitors, workspaceDir),
-      });
+      const builtin = [textPlugin, jobsPlugin(jobs), monitorsPlugin(monitors, workspaceDir)];
       const pluginProblems = [
-        ...registerPlugins(registry, [textPlugin, jobsPlugin, monitorsPlugin, ...(options.plugins ?? [])]),
+        ...registerPlugins(registry, [...builtin, ...(options.plugins ?? [])]),
         ...(await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd())),
       ];
       const events = new RevisionEvents(options.onBackgroundError);

@@ -6,7 +6,7 @@
 import { definePlugin } from '../../src/plugins/define-plugin';
 import { PluginRegistry } from '../../src/plugins/registry';
 import type { ToolContext, ToolDefinition } from '../../src/plugins/types';
-import { jobTools } from '../../src/jobs/job-tools';
+import { jobTools } from '../../src/plugins/builtin/jobs-plugin';
 import type { Json } from '../../src/store/records';
 import { jobsFixture, waitFor, type JobsFixture } from './job-harness';
 

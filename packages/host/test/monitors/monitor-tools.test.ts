@@ -7,7 +7,7 @@
 import { definePlugin } from '../../src/plugins/define-plugin';
 import { PluginRegistry } from '../../src/plugins/registry';
 import type { ToolContext, ToolDefinition } from '../../src/plugins/types';
-import { monitorTools } from '../../src/monitors/monitor-tools';
+import { monitorTools } from '../../src/plugins/builtin/monitors-plugin';
 import type { Json } from '../../src/store/records';
 import { monitorWorkspace, type MonitorWorkspace } from './monitor-harness';
 

@@ -1,16 +1,21 @@
-import { defineTool } from '../plugins/define-plugin';
-import type { ToolDefinition } from '../plugins/types';
-import type { JobRecord } from '../store/job-records';
-import type { Json } from '../store/records';
-import type { LogStream } from './job-files';
-import type { JobService } from './job-service';
-import { asToolResult } from '../plugins/tool-result';
+import { definePlugin, defineTool } from '../define-plugin';
+import type { PluginDefinition, ToolDefinition } from '../types';
+import type { JobRecord } from '../../store/job-records';
+import type { Json } from '../../store/records';
+import type { LogStream } from '../../jobs/job-files';
+import type { JobService } from '../../jobs/job-service';
+import { asToolResult } from '../tool-result';
 
 /**
  * The agent tools over jobs: `start_job`, `job_status`, `job_logs`, `cancel_job`. A call that ran
  * and failed (a command that does not exist, an unknown job id) returns `isError` with the coded
  * error, so the model can read what to fix; anything else is thrown for the host to report.
  */
+export function jobsPlugin(service: JobService): PluginDefinition {
+  // The host's own tools go through the same registry checks as any plugin's.
+  return definePlugin({ name: 'jobs', version: '0.1.0', description: 'Background processes as agent tools.', tools: jobTools(service) });
+}
+
 export function jobTools(service: JobService): ToolDefinition[] {
   return [startJob(service), jobStatus(service), jobLogs(service), cancelJob(service)];
 }

@@ -1,18 +1,22 @@
-import { CoworkError } from '../errors';
-import { defineTool } from '../plugins/define-plugin';
-import type { ToolContext, ToolDefinition } from '../plugins/types';
-import type { MonitorRecord } from '../store/monitor-records';
-import type { Json } from '../store/records';
-import { describeTarget } from './monitor-event';
-import { MONITOR_KINDS, type CreateMonitorInput } from './monitor-input';
-import type { MonitorService } from './monitor-service';
-import { asToolResult } from '../plugins/tool-result';
+import { CoworkError } from '../../errors';
+import { definePlugin, defineTool } from '../define-plugin';
+import type { PluginDefinition, ToolContext, ToolDefinition } from '../types';
+import type { MonitorRecord } from '../../store/monitor-records';
+import type { Json } from '../../store/records';
+import { describeTarget } from '../../monitors/monitor-event';
+import { MONITOR_KINDS, type CreateMonitorInput } from '../../monitors/monitor-input';
+import type { MonitorService } from '../../monitors/monitor-service';
+import { asToolResult } from '../tool-result';
 
 /**
  * The agent tools over monitors: `create_monitor`, `list_monitors`, `cancel_monitor`. A monitor
  * belongs to the task and agent that created it: its events arrive in that agent's Inbox, and the
  * task cannot finish while it is active. Errors the model can fix come back as `isError` results.
  */
+export function monitorsPlugin(service: MonitorService, workspaceDir: string): PluginDefinition {
+  return definePlugin({ name: 'monitors', version: '0.1.0', description: 'Deterministic monitors and timers as agent tools.', tools: monitorTools(service, workspaceDir) });
+}
+
 export function monitorTools(service: MonitorService, workspaceDir: string): ToolDefinition[] {
   return [createMonitor(service, workspaceDir), listMonitors(service, workspaceDir), cancelMonitor(service, workspaceDir)];
 }
