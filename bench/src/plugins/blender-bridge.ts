@@ -4,7 +4,9 @@
  * (bridge `apply`, which performs the op and answers with the scene snapshot; and a whole host
  * commit: observe, model check, apply, record), a snapshot, and save, GLB export and PNG render;
  * and a burst of concurrent PNG exports of a scene no session shows (after a restart): its time and
- * the most short-lived Blenders alive at once (the plugin's queue shares one result among them).
+ * the most short-lived Blenders alive at once (the plugin's queue shares one result among them);
+ * and RESTARTED scenes committed to at once after a host restart with their Blenders stopped: the
+ * time until all answered (the plugin starts at most `maxStarting` Blenders at once).
  *
  * BENCH_BLENDER_OPS (default 200) ops per round-trip figure. Prints figures; asserts nothing.
  */
@@ -21,6 +23,7 @@ const STARTS = 5;
 const EXPORTS = 3;
 const OBJECTS = 20;
 const BURST = 20;
+const RESTARTED = 10;
 
 const line = (label: string, samples: number[]): void => console.log(latencyLine(label, samples));
 
@@ -114,12 +117,34 @@ function childBlenders(): number {
   return count;
 }
 
+/** RESTARTED scenes opened, the host restarted with their Blenders stopped, then one commit to each at once. */
+async function restartFigure(dir: string): Promise<void> {
+  let host = await Host.open({ workspaceDir: dir, plugins: [plugin], externalPollMs: 0 });
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < RESTARTED; i++) ids.push((await host.resources.create({ kind: 'blender.scene', operator: 'human:bench' })).id);
+    await Promise.all(ids.map((id) => host.resources.syncExternal(id)));
+  } finally {
+    await closeHostAndStopBlender(host);
+  }
+  host = await Host.open({ workspaceDir: dir, plugins: [plugin], externalPollMs: 0 });
+  try {
+    const op = { type: 'set_transform', object: 'Cube', location: [0, 0, 2] };
+    const [results, ms] = await timed(() => Promise.allSettled(ids.map((id) => host.resources.commit(id, { baseRevision: 0, op, operator: 'agent:bench' }))));
+    const failed = results.filter((r) => r.status === 'rejected').length;
+    console.log(`${`${RESTARTED} scenes committed at once after a restart`.padEnd(44)} ${ms.toFixed(1)} ms   (each starts its Blender; ${failed} failed)`);
+  } finally {
+    await closeHostAndStopBlender(host);
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-blender-'));
   try {
     console.log(`Blender bridge: Blender 3.4.1 in background mode, JSON lines over a Unix socket`);
     await bridgeFigures(dir);
     await hostFigures(dir);
+    await restartFigure(mkdtempSync(join(dir, 'restart-')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { BlenderSession } from './session';
  * `blender.scene`: a scene held by a long-lived Blender (a host job), changed by ops that the
  * bridge performs with bpy. Revisions are what Blender reports; a change made in Blender by anyone
  * else becomes an `external` revision, and a Blender that dies restarts from the last save.
- * Exports run through `queue`.
+ * Exports run through `queue`; Blenders start in turn with its short-lived ones (`queue.starts`).
  */
 export const createSceneKind = (queue: SceneQueue) => defineKind<Scene, SceneOp>({
   name: 'blender.scene',
@@ -29,5 +29,5 @@ export const createSceneKind = (queue: SceneQueue) => defineKind<Scene, SceneOp>
   diff: diffScenes,
   view: sceneView,
   exports: sceneExports(queue),
-  external: { open: (resource, context) => BlenderSession.open(resource, context) },
+  external: { open: (resource, context) => BlenderSession.open(resource, context, queue.starts) },
 });

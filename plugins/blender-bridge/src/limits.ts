@@ -4,17 +4,27 @@ import { CoworkError } from '@cowork/host';
 export interface SceneQueueLimits {
   /** Short-lived Blenders (exports and checks of a content no open session shows) running at once. */
   readonly maxBlenders: number;
-  /** How long a request may wait for its turn and its Blender before it fails with `busy`. */
+  /**
+   * Blenders starting at once (scenes' long-lived ones and short-lived ones alike): from launch until
+   * the bridge listens. Others wait their turn, at most `waitMs`.
+   */
+  readonly maxStarting: number;
+  /** How long a request may wait for its turn and its Blender (or a Blender start for its turn) before it fails with `busy`. */
   readonly waitMs: number;
   /** Requests that may wait at once (identical requests count once); one more fails with `busy` at once. */
   readonly maxQueued: number;
 }
 
-/** Two Blenders take ~400 MB and the cores a small machine has; a burst of 32 waits about a minute. */
-export const DEFAULT_LIMITS: SceneQueueLimits = { maxBlenders: 2, waitMs: 120_000, maxQueued: 32 };
+/**
+ * Two Blenders take ~400 MB and the cores a small machine has; a burst of 32 waits about a minute.
+ * Two starts at once take about a second or two each on a small machine, so twenty scenes opened
+ * together come up within the wait.
+ */
+export const DEFAULT_LIMITS: SceneQueueLimits = { maxBlenders: 2, maxStarting: 2, waitMs: 120_000, maxQueued: 32 };
 
 const ENV: Record<keyof SceneQueueLimits, string> = {
   maxBlenders: 'COWORK_BLENDER_MAX_PROCESSES',
+  maxStarting: 'COWORK_BLENDER_MAX_STARTING',
   waitMs: 'COWORK_BLENDER_WAIT_MS',
   maxQueued: 'COWORK_BLENDER_MAX_QUEUED',
 };
@@ -31,7 +41,7 @@ export function resolveLimits(given: Partial<SceneQueueLimits> = {}): SceneQueue
   return limits;
 }
 
-/** Limits from COWORK_BLENDER_MAX_PROCESSES, COWORK_BLENDER_WAIT_MS and COWORK_BLENDER_MAX_QUEUED, where set. */
+/** Limits from COWORK_BLENDER_MAX_PROCESSES, _MAX_STARTING, _WAIT_MS and _MAX_QUEUED, where set. */
 export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): SceneQueueLimits {
   const given: Partial<Record<keyof SceneQueueLimits, number>> = {};
   for (const [name, variable] of Object.entries(ENV) as [keyof SceneQueueLimits, string][]) {

@@ -6,6 +6,7 @@ import { CoworkError } from '@cowork/host';
 import { BlenderProcess, childLauncher, socketPathFor, type Launcher } from './bridge/blender-process';
 import type { Scene } from './content';
 import { DEFAULT_LIMITS, type SceneQueueLimits } from './limits';
+import { BlenderStarts } from './starts';
 import { boundedWait, Slots } from './wait';
 
 /** What a request's work gets: a scratch directory, and a short-lived Blender when it needs one. */
@@ -14,7 +15,10 @@ export interface SceneWorkContext {
   readonly dir: string;
   /** Aborted when every request sharing this work has left: stop. */
   readonly signal: AbortSignal;
-  /** A Blender holding `content`, counted against `maxBlenders`; stopped when the work ends. Once per work. */
+  /**
+   * A Blender holding `content`, counted against `maxBlenders` and started in its turn among the
+   * process's starts; stopped when the work ends. Once per work.
+   */
   shortLived(content: Scene): Promise<BlenderProcess>;
 }
 
@@ -41,7 +45,8 @@ interface Job {
  * - requests for one resource run one at a time, in arrival order (one scene, one Blender);
  * - a request identical to one waiting or running (same resource and `key`: format and content)
  *   shares its result instead of doing the work again;
- * - short-lived Blenders across resources are capped at `maxBlenders`;
+ * - short-lived Blenders across resources are capped at `maxBlenders`, and start in turn with the
+ *   scenes' long-lived ones (`starts`: at most `maxStarting` at once);
  * - a request waits at most `waitMs` for its turn and its Blender, and at most `maxQueued` wait;
  *   beyond either it fails with `busy` and nothing is done.
  */
@@ -52,6 +57,7 @@ export class SceneQueue {
   constructor(
     readonly limits: SceneQueueLimits = DEFAULT_LIMITS,
     private readonly launcher: Launcher = childLauncher,
+    readonly starts: BlenderStarts = new BlenderStarts(limits),
   ) {
     this.slots = new Slots(limits.maxBlenders);
   }
@@ -124,7 +130,11 @@ export class SceneQueue {
         shortLived: async (content) => {
           if (release) throw new Error('one short-lived Blender per request');
           release = await this.slots.acquire(signal, waitUntil - Date.now(), tooLong);
-          blender = await BlenderProcess.start(this.launcher, { socketPath: socketPathFor(dir), cwd: dir, name: 'blender (short-lived)' });
+          blender = await this.starts.run(() => BlenderProcess.start(this.launcher, { socketPath: socketPathFor(dir), cwd: dir, name: 'blender (short-lived)' }), {
+            signal,
+            timeoutMs: waitUntil - Date.now(),
+            onTimeout: tooLong,
+          });
           signal.throwIfAborted();
           await blender.load(content);
           signal.throwIfAborted();

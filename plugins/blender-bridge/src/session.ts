@@ -5,6 +5,7 @@ import { BlenderProcess, jobHandle, jobLauncher, socketPathFor, type Launcher, t
 import { BridgeCommandError, BridgeGoneError } from './bridge/client';
 import type { Scene } from './content';
 import { completeOp, type SceneOp } from './ops';
+import type { BlenderStarts } from './starts';
 
 /** The last save: the revision the scene held when `scene.blend` was written. */
 interface SavedState {
@@ -48,6 +49,7 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
     readonly resourceId: string,
     private readonly dir: string,
     private readonly launcher: Launcher,
+    private readonly starts: BlenderStarts,
     private process: BlenderProcess,
     private revision: number,
     private content: Scene,
@@ -57,9 +59,10 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
   /**
    * Re-attaches to the resource's running Blender, or starts one: from the last save when there
    * is one (the first observation then says so), else from the content the host recorded, saved
-   * at once so that a crash always has a save to return to.
+   * at once so that a crash always has a save to return to. A start takes its turn in `starts`
+   * (`busy` when the wait is too long); one that fails is `external_unavailable`.
    */
-  static async open(resource: ExternalResource<Scene>, context: ExternalContext): Promise<BlenderSession> {
+  static async open(resource: ExternalResource<Scene>, context: ExternalContext, starts: BlenderStarts): Promise<BlenderSession> {
     const dir = context.resourceDir;
     const launcher = jobLauncher(context.jobs);
     const state = readJson<BridgeState>(join(dir, 'bridge.json'));
@@ -69,19 +72,19 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
     if (previous && !attached) await previous.kill().catch(() => undefined);
     let session: BlenderSession;
     if (attached) {
-      session = new BlenderSession(resource.id, dir, launcher, attached, resource.revision, resource.content, undefined);
+      session = new BlenderSession(resource.id, dir, launcher, starts, attached, resource.revision, resource.content, undefined);
     } else if (existsSync(join(dir, 'scene.blend'))) {
-      const process = await startBlender(launcher, resource.id, dir, true);
-      session = new BlenderSession(resource.id, dir, launcher, process, resource.revision, resource.content, restartNote(dir, 'was not running'));
+      const process = await startBlender(starts, launcher, resource.id, dir, true);
+      session = new BlenderSession(resource.id, dir, launcher, starts, process, resource.revision, resource.content, restartNote(dir, 'was not running'));
     } else {
-      const process = await startBlender(launcher, resource.id, dir, false);
-      session = new BlenderSession(resource.id, dir, launcher, process, resource.revision, resource.content, undefined);
+      const process = await startBlender(starts, launcher, resource.id, dir, false);
+      session = new BlenderSession(resource.id, dir, launcher, starts, process, resource.revision, resource.content, undefined);
       try {
         await process.load(resource.content);
         await session.writeSave(resource.revision);
       } catch (error) {
         await process.launched.kill().catch(() => undefined); // no half-built scene to re-attach to
-        throw error;
+        throw error instanceof BridgeGoneError ? startFailed(resource.id, `Blender stopped while the scene was built in it: ${error.message}`) : error;
       }
     }
     openSessions.set(resource.id, session);
@@ -164,7 +167,11 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
     writeJsonAtomic(join(this.dir, 'saved.json'), { revision, savedAt: new Date().toISOString() } satisfies SavedState);
   }
 
-  /** Runs `fn` on Blender, restarting it from the last save first when it is gone. */
+  /**
+   * Runs `fn` on Blender, restarting it from the last save first when it is gone. The restart
+   * takes its turn among starts (`busy` when the wait is too long: the next call tries again); a
+   * restart that fails, or a Blender that stops again at once, is `external_unavailable`.
+   */
   private async live<T>(fn: (process: BlenderProcess) => Promise<T>): Promise<T> {
     if (!this.process.gone) {
       try {
@@ -176,14 +183,24 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
     await this.process.launched.kill().catch(() => undefined); // a Blender that hangs is as good as dead
     this.process.client.close();
     const fromSave = existsSync(join(this.dir, 'scene.blend'));
-    try {
-      this.process = await startBlender(this.launcher, this.resourceId, this.dir, fromSave);
-      if (!fromSave) await this.process.load(this.content);
-    } catch (error) {
-      throw new CoworkError('external_unavailable', `Blender stopped and could not be restarted: ${(error as Error).message}`, { resourceId: this.resourceId });
+    this.process = await startBlender(this.starts, this.launcher, this.resourceId, this.dir, fromSave, 'Blender stopped and could not be restarted');
+    if (!fromSave) {
+      try {
+        await this.process.load(this.content);
+      } catch (error) {
+        // Not left showing an empty scene: the next call restarts it again.
+        await this.process.launched.kill().catch(() => undefined);
+        this.process.client.close();
+        throw startFailed(this.resourceId, `Blender stopped and was restarted, but the scene could not be rebuilt in it: ${(error as Error).message}`);
+      }
     }
     this.restart = fromSave ? restartNote(this.dir, 'stopped') : { note: "Blender stopped with no save to return to; it was rebuilt from the host's last record" };
-    return fn(this.process);
+    try {
+      return await fn(this.process);
+    } catch (error) {
+      if (!(error instanceof BridgeGoneError)) throw error;
+      throw startFailed(this.resourceId, `Blender stopped again right after its restart: ${error.message}`);
+    }
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -193,13 +210,28 @@ export class BlenderSession implements ExternalSession<Scene, SceneOp> {
   }
 }
 
-async function startBlender(launcher: Launcher, resourceId: string, dir: string, fromSave: boolean): Promise<BlenderProcess> {
+/**
+ * Starts the resource's Blender in its turn among `starts` (`busy` when the wait is too long, having
+ * started nothing). A Blender that ends, or whose bridge does not listen in time, is
+ * `external_unavailable` (reason `blender_start_failed`, retryable) saying why.
+ */
+async function startBlender(starts: BlenderStarts, launcher: Launcher, resourceId: string, dir: string, fromSave: boolean, what = 'Blender could not be started'): Promise<BlenderProcess> {
   const socketPath = socketPathFor(dir);
   const blendFile = join(dir, 'scene.blend');
-  const process = await BlenderProcess.start(launcher, { socketPath, cwd: dir, name: `blender ${resourceId}`, ...(fromSave ? { blendFile } : {}) });
+  const process = await starts.run(
+    () =>
+      BlenderProcess.start(launcher, { socketPath, cwd: dir, name: `blender ${resourceId}`, ...(fromSave ? { blendFile } : {}) }).catch((error: unknown) => {
+        throw startFailed(resourceId, `${what}: ${(error as Error).message}`);
+      }),
+    { resourceId },
+  );
   const { jobId, pid } = process.launched;
   if (jobId) writeJsonAtomic(join(dir, 'bridge.json'), { jobId, pid, socketPath } satisfies BridgeState);
   return process;
+}
+
+function startFailed(resourceId: string, message: string): CoworkError {
+  return new CoworkError('external_unavailable', message, { reason: 'blender_start_failed', resourceId });
 }
 
 function restartNote(dir: string, what: string): Restart {
