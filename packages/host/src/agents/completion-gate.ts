@@ -1,6 +1,8 @@
 import type { CoordinatorState } from '../coordinator/state';
 import { TERMINAL } from '../coordinator/state';
 import type { InboxRecord } from '../store/agent-records';
+import { hostGateContributors } from './gate-contributors';
+import type { HostServices } from './host-services';
 
 /** One reason a task may not end yet. */
 export interface GateBlocker {
@@ -39,4 +41,15 @@ export async function gateBlockers(
   }
   for (const contributor of contributors) blockers.push(...(await contributor(taskId)));
   return blockers;
+}
+
+/**
+ * A task's gate as the durable records have it now (this process's and others'): the one place it
+ * is computed, for the runtime's `finish`, the task views of the server and the CLI, and Main's
+ * context. Running jobs and active monitors always hold it open; `extra` adds a caller's own.
+ */
+export async function taskGate(host: HostServices, taskId: string, extra: readonly GateContributor[] = []): Promise<GateBlocker[]> {
+  await host.coordinator.refresh();
+  const pendingForMain = await host.store.read((tx) => tx.inbox.pending(taskId, 'main'));
+  return gateBlockers(taskId, host.coordinator.current, pendingForMain, [...extra, ...hostGateContributors(host)]);
 }

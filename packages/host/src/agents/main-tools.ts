@@ -1,11 +1,13 @@
 import { CoworkError } from '../errors';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Json } from '../store/records';
-import { errorOutcome, type AgentTool, type AgentToolCall, type ToolOutcome } from './agent-tool';
+import type { AgentTool, AgentToolCall, ToolOutcome } from './agent-tool';
 import type { GateBlocker } from './completion-gate';
 import type { Inbox } from './inbox';
 import { defineAgentTool } from './resource-tools';
-import { writeMemory, type TaskPaths } from './task-files';
+import { updateMemoryTool } from './memory';
+import { sleepUntilTool } from './parking';
+import type { TaskPaths } from './task-files';
 
 export interface DelegateInput {
   readonly assignment: string;
@@ -32,6 +34,9 @@ export interface MainToolDeps {
   /** Whether the monitor is active and posts to Main in this task (what `sleep_until {monitorId}` waits on). */
   monitorActive(monitorId: string): Promise<boolean>;
 }
+
+/** Tools only Main has: a subagent is refused them (it proposes drafts and submits a result instead). */
+export const MAIN_ONLY_TOOLS = ['delegate', 'accept_candidate', 'reject_candidate', 'finish', 'update_memory'] as const;
 
 /** Main's own tools: delegation, messages, acceptance, parking, context and memory, and finish. */
 export function mainTools(deps: MainToolDeps): AgentTool[] {
@@ -90,28 +95,7 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       const candidate = await deps.resources.rejectCandidate(String(input.candidateId), operator);
       return { rejected: true, candidateId: candidate.id };
     }),
-    {
-      spec: {
-        name: 'sleep_until',
-        description:
-          'Park until a wake condition: a time (until, ISO 8601, or seconds), a resource moving past a revision, a message in your Inbox, ' +
-          "or the next message of one of your active monitors (monitorId, from create_monitor). For the goal's next review, park until " +
-          'its time, or create an interval or cron monitor and park on it. Without a condition you are not parked.',
-        inputSchema: {
-          type: 'object',
-          properties: {
-            until: { type: 'string', description: 'An ISO 8601 time.' },
-            seconds: { type: 'number', exclusiveMinimum: 0 },
-            resourceId: { type: 'string' },
-            afterRevision: { type: 'integer', minimum: 0 },
-            inbox: { type: 'boolean' },
-            monitorId: { type: 'string', description: 'Wake on the next event of this active monitor.' },
-          },
-          additionalProperties: false,
-        },
-      },
-      run: async (input) => sleepUntil(input as Record<string, unknown>, deps),
-    },
+    sleepUntilTool(deps),
     {
       spec: {
         name: 'clear_context',
@@ -120,12 +104,7 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       },
       run: async () => ({ content: { compacting: 'after this turn' }, control: { type: 'compact' } }),
     },
-    defineAgentTool('update_memory', 'Replace memory.md: requirements, conclusions, unfinished work, next steps. It is always in your context.', {
-      content: { type: 'string' },
-    }, ['content'], async (input) => {
-      writeMemory(deps.paths, String(input.content));
-      return { saved: true, bytes: Buffer.byteLength(String(input.content)) };
-    }),
+    updateMemoryTool(deps.paths),
     {
       spec: {
         name: 'finish',
@@ -141,23 +120,4 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       },
     },
   ];
-}
-
-async function sleepUntil(input: Record<string, unknown>, deps: Pick<MainToolDeps, 'now' | 'monitorActive'>): Promise<ToolOutcome> {
-  const at =
-    typeof input.until === 'string' ? Date.parse(input.until) : typeof input.seconds === 'number' ? deps.now().getTime() + input.seconds * 1000 : undefined;
-  const resource =
-    typeof input.resourceId === 'string' ? { resourceId: input.resourceId, afterRevision: typeof input.afterRevision === 'number' ? input.afterRevision : 0 } : undefined;
-  const inbox = input.inbox === true;
-  const monitorId = typeof input.monitorId === 'string' ? input.monitorId : undefined;
-  if (at === undefined && !resource && !inbox && monitorId === undefined) return { content: { parked: false, reason: 'no_wake_condition' } };
-  if (at !== undefined && Number.isNaN(at)) return errorOutcome('invalid_input', 'until must be an ISO 8601 time');
-  // A cancelled (or someone else's) monitor would never wake Main: refuse rather than sleep forever.
-  if (monitorId !== undefined && !(await deps.monitorActive(monitorId))) {
-    return { content: { parked: false, reason: 'monitor_not_active', monitorId, hint: 'list_monitors shows your active monitors' } };
-  }
-  return {
-    content: { parked: true, until: at === undefined ? null : new Date(at).toISOString(), resource: resource ?? null, inbox, monitorId: monitorId ?? null },
-    control: { type: 'park', wake: { at, resource, inbox, monitorId } },
-  };
 }

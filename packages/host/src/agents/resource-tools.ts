@@ -5,6 +5,9 @@ import type { Json, Operator } from '../store/records';
 import type { AgentTool } from './agent-tool';
 import type { Grants } from './grants';
 
+/** Tools that change a resource directly: Main's, never a subagent's (it proposes drafts). */
+export const RESOURCE_WRITE_TOOLS = ['commit_resource', 'create_resource'] as const;
+
 /**
  * The resource protocol as agent tools. Main holds every access; a subagent only what its grants
  * allow (read, draft, propose): it never commits directly, it proposes a candidate for Main.

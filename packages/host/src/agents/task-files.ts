@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-file';
 
 /**
  * A task's folders on disk: working materials, run records and published artifacts live in
- * separate scopes, beside the task's `memory.md`.
+ * separate scopes, beside the task's `memory.md` (see memory.ts).
  */
 export interface TaskPaths {
   readonly root: string;
@@ -27,18 +26,4 @@ export function taskPaths(workspaceDir: string, taskId: string): TaskPaths {
 
 export function ensureTaskFolders(paths: TaskPaths): void {
   for (const dir of [paths.work, paths.runs, paths.artifacts]) mkdirSync(dir, { recursive: true });
-}
-
-export function readMemory(paths: TaskPaths): string | null {
-  try {
-    return readFileSync(paths.memory, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Replaces memory.md atomically: a crash leaves the old or the new file. */
-export function writeMemory(paths: TaskPaths, text: string): void {
-  mkdirSync(paths.root, { recursive: true });
-  writeFileAtomic(paths.memory, text);
 }

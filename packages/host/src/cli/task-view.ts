@@ -1,7 +1,6 @@
-import { gateBlockers, type GateBlocker } from '../agents/completion-gate';
-import { hostGateContributors } from '../agents/gate-contributors';
-import type { AssignmentState, Lifecycle } from '../coordinator/state';
-import { CoworkError } from '../errors';
+import type { GateBlocker } from '../agents/completion-gate';
+import { readTaskView as readSharedView, type AssignmentView as SharedAssignmentView, type TokenTotals } from '../agents/task-view';
+import type { Lifecycle } from '../coordinator/state';
 import type { Host } from '../host';
 import type { InboxKind } from '../store/agent-records';
 import { formatTokens } from './progress';
@@ -52,27 +51,15 @@ export interface PendingMessage {
   readonly createdAt: string;
 }
 
-export interface TokenTotals {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+export type { TokenTotals };
 
 /**
- * Reads a task's view; `not_found` when there is no such task. The completion gate is the
- * runtime's, computed from the same records, so reading needs no runtime and no model.
+ * The task's view (agents/task-view.ts, the one every edge reads) in the shape `cowork task` prints
+ * and `--json` writes; `not_found` when there is no such task.
  */
 export async function readTaskView(host: Host, taskId: string): Promise<TaskView> {
-  await host.coordinator.refresh();
-  const state = host.coordinator.current;
-  const task = state.tasks[taskId];
-  if (!task) throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}; \`cowork tasks\` lists them`, { taskId });
-  const assignments = await Promise.all(task.assignmentIds.map((id) => readAssignment(host, state.assignments[id]!)));
-  const { pending, turns, tokens } = await host.store.read(async (tx) => ({
-    pending: await tx.inbox.pending(taskId),
-    turns: (await tx.conversation.last(taskId, 'main'))?.turn ?? 0,
-    tokens: await tx.modelCalls.totals(taskId),
-  }));
-  const blockers = await gateBlockers(taskId, state, pending.filter((m) => m.recipient === 'main'), hostGateContributors(host));
+  const view = await readSharedView(host, taskId);
+  const { task } = view;
   return {
     taskId,
     status: task.status,
@@ -82,11 +69,11 @@ export async function readTaskView(host: Host, taskId: string): Promise<TaskView
     maxTokens: task.maxTokens,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
-    turns,
-    assignments,
-    inbox: pending.map(({ messageId, recipient, kind, sender, createdAt }) => ({ messageId, recipient, kind, sender, createdAt })),
-    gate: blockers,
-    tokens: { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens },
+    turns: view.turns,
+    assignments: view.assignments.map(assignmentRow),
+    inbox: view.inbox.map(({ messageId, recipient, kind, sender, createdAt }) => ({ messageId, recipient, kind, sender, createdAt })),
+    gate: view.gate,
+    tokens: view.tokens,
   };
 }
 
@@ -125,11 +112,7 @@ export function firstLine(text: string, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-async function readAssignment(host: Host, a: AssignmentState): Promise<AssignmentView> {
-  const { turns, tokens } = await host.store.read(async (tx) => ({
-    turns: (await tx.conversation.last(a.taskId, a.agentId))?.turn ?? 0,
-    tokens: await tx.modelCalls.totals(a.taskId, a.agentId),
-  }));
+function assignmentRow({ state: a, turns, tokens, resultStatus }: SharedAssignmentView): AssignmentView {
   return {
     assignmentId: a.id,
     agentId: a.agentId,
@@ -137,17 +120,11 @@ async function readAssignment(host: Host, a: AssignmentState): Promise<Assignmen
     status: a.status,
     assignment: firstLine(a.assignment),
     lastUpdate: a.lastUpdate,
-    resultStatus: resultStatusOf(a),
+    resultStatus,
     turns,
-    tokens: { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens },
+    tokens,
     updatedAt: a.updatedAt,
   };
-}
-
-function resultStatusOf(a: AssignmentState): string | null {
-  const result = a.result;
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
-  return typeof result.status === 'string' ? result.status : null;
 }
 
 function indented(label: string, text: string): string[] {

@@ -4,7 +4,7 @@ import { CoworkError } from '../errors';
 import type { Host } from '../host';
 import type { ModelProvider } from '../models/types';
 import type { TaskEvents } from './task-events';
-import { currentTask } from './task-views';
+import { currentTask } from '../agents/task-view';
 
 export interface TaskRunnerOptions {
   /** The model; without one, tasks can be read but not started or messaged. */
@@ -101,13 +101,8 @@ export class TaskRunner {
     // A run in progress delivers the message at its next boundary; `runTask` joins it.
     if (this.closed || runtime.isRunning(taskId)) return;
     const run = runtime
-      .runTask(taskId)
-      .then(async (result) => {
-        // A message that landed just as the run was ending would wait for the next one: run again.
-        if (result.status !== 'waiting' || this.closed) return;
-        const pending = await runtime.inbox.pending(taskId, 'main');
-        if (pending.some((m) => m.kind === 'user') && result.reason === 'awaiting_user') this.kick(runtime, taskId);
-      })
+      .runUntilSettled(taskId)
+      .then(() => undefined)
       .catch((error: unknown) => this.options.onBackgroundError(error))
       .finally(() => this.runs.delete(run));
     this.runs.add(run);

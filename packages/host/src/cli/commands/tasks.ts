@@ -1,5 +1,5 @@
 import type { Lifecycle } from '../../coordinator/state';
-import { listTasks } from '../../server/task-views';
+import { listTasks } from '../../agents/task-view';
 import { leaf } from '../command';
 import { describeTaskView, firstLine, readTaskView } from '../task-view';
 

@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
 import { IdParams, Open } from '../schemas';
-import { listTasks, taskLog, taskView } from '../task-views';
+import { listTasks, taskLog } from '../../agents/task-view';
+import { taskResponse } from '../task-views';
 
 const StartBody = Type.Object(
   { request: Type.String({ minLength: 1, maxLength: 1_000_000 }), maxTokens: Type.Optional(Type.Integer({ minimum: 1 })) },
@@ -60,7 +61,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServerContext): vo
         response: { 200: Open({ task: Open(), running: Type.Boolean(), assignments: Type.Array(Open()), inbox: Type.Array(Open()), jobs: Type.Array(Open()), monitors: Type.Array(Open()), gate: Type.Array(Open()) }) },
       },
     },
-    async (request) => taskView(ctx.host, ctx.tasks, request.params.id),
+    async (request) => taskResponse(ctx.host, ctx.tasks, request.params.id),
   );
 
   app.post<{ Params: IdParams; Body: MessageBody }>(

@@ -3,7 +3,7 @@ import { CoworkError, toCoworkError } from '../../errors';
 import type { Host } from '../../host';
 import type { Operator } from '../../store/records';
 import type { TaskEvents } from '../task-events';
-import { currentTask } from '../task-views';
+import { currentTask } from '../../agents/task-view';
 import { MessageParser, parseFrame, requestIdOf, type ClientMessage } from './messages';
 import { Peer, type PeerLimits } from './peer';
 import { ResourceSubscription } from './resource-subscription';

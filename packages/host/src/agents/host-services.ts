@@ -1,0 +1,20 @@
+import type { Coordinator } from '../coordinator/coordinator';
+import type { JobService } from '../jobs/job-service';
+import type { MonitorService } from '../monitors/monitor-service';
+import type { PluginRegistry } from '../plugins/registry';
+import type { ResourceApi } from '../plugins/resource-api';
+import type { Store } from '../store/store';
+
+/**
+ * The services the agent runtime works with. The `Host` that opens a workspace provides them; the
+ * runtime depends on this shape, not on the host that assembles it (which sits above it).
+ */
+export interface HostServices {
+  readonly workspaceDir: string;
+  readonly store: Store;
+  readonly registry: PluginRegistry;
+  readonly resources: ResourceApi;
+  readonly coordinator: Coordinator;
+  readonly jobs: JobService;
+  readonly monitors: MonitorService;
+}
