@@ -1,7 +1,8 @@
+import type { ResourceReader } from '../plugins/resource-api';
 import type { RegisteredKind } from '../plugins/registry';
 import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } from '../store/records';
 import type { StoreTx } from '../store/store';
-import { applyOpsSerialised, validateContentSerialised } from './kind-ops';
+import { applyOpsSerialised, checkContentDomain, validateContentSerialised } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent } from '../plugins/revision-event';
 
@@ -22,49 +23,87 @@ export type CommitOutcome =
   | { readonly ok: true; readonly revisions: RevisionRecord[]; readonly head: ResourceRecord }
   | { readonly ok: false; readonly currentRevision: number };
 
+/** One revision a change makes: its record's action and op, and the content it leaves. */
+interface Step {
+  readonly action: RevisionAction;
+  readonly op: Json;
+  readonly content: Json;
+  /** JSON text of `content` when already made; the store serialises it otherwise. */
+  readonly serialized?: string;
+}
+
+/** A change applied to the head it was made on, ready to be written. */
+export interface PreparedChange {
+  readonly base: ResourceRecord;
+  readonly steps: readonly Step[];
+}
+
 /**
- * The one commit function every path into the protocol shares (direct commits, candidate
- * acceptance, restore). Runs inside a store transaction, which is the resource's write lock: the
- * change applies only if `baseRevision` is the current revision. Each op becomes one revision.
- * On a conflict it writes nothing and reports the current revision; the caller decides what to keep.
- * With `perform` (an external kind), each op is checked against the kind's model, performed in the
- * application, and the content the application reports is what the revision records.
+ * A commit in two halves, so that no transaction is open while work that may be slow runs.
+ *
+ * `prepareChange` applies the change to the head it was made on, once: each op through the kind's
+ * pure `applyOp` (which refuses an op that does not fit), the kind's `checkContent` on the result
+ * (which may take a CAD kernel's seconds), and, for an `external` kind, each op performed in the
+ * application, whose reported content is what the revision records. It runs outside any store
+ * transaction: a Blender op holds only its own resource's lock, and every other resource's reads
+ * and commits go on.
+ *
+ * `writeChange` runs inside the write transaction and writes the prepared revisions only if the
+ * head is still the one they were made on (compare-and-set); otherwise it writes nothing and reports
+ * where the head is, and the caller keeps the op as a candidate or reports the conflict.
  */
-export async function commitChange(
+export async function prepareChange(
   deps: ResourceDeps,
-  tx: StoreTx,
-  resource: ResourceRecord,
   kind: RegisteredKind,
+  head: ResourceRecord,
   change: Change,
-  baseRevision: number,
-  operator: Operator,
-  perform?: PerformOp,
-): Promise<CommitOutcome> {
-  if (resource.revision !== baseRevision) return { ok: false, currentRevision: resource.revision };
-  const at = deps.now();
-  const steps = await changeSteps(deps, kind, resource, change, perform);
-  const revisions: RevisionRecord[] = [];
-  let revision = resource.revision;
-  for (const step of steps) {
+  options: { perform?: PerformOp; resources: ResourceReader },
+): Promise<PreparedChange> {
+  const limit = deps.limits.maxContentBytes;
+  if (change.action === 'restore') {
+    return { base: head, steps: [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }] };
+  }
+  if (change.action === 'external') {
+    const checked = validateContentSerialised(kind, change.content, limit);
+    return { base: head, steps: [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }] };
+  }
+  const steps: Step[] = [];
+  let current = head.content;
+  let revision = head.revision;
+  for (const op of change.ops) {
+    // The kind's model refuses an op that cannot apply before the application is touched.
+    let next = applyOpsSerialised(kind, current, [op], limit);
     revision += 1;
-    const record: RevisionRecord = {
-      resourceId: resource.id,
-      revision,
-      action: step.action,
-      op: step.op,
-      operator,
-      createdAt: at,
-    };
+    if (options.perform) next = validateContentSerialised(kind, await options.perform(op, revision), limit);
+    current = next.content;
+    steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
+  }
+  // An application checks its own contents; a host kind's domain check sees the content to be written.
+  if (!options.perform && kind.kind.checkContent && steps.length > 0) await checkContentDomain(kind, current, 'invalid_op', options.resources);
+  return { base: head, steps };
+}
+
+/** Writes a prepared change if the head has not moved since it was prepared (inside the write transaction). */
+export async function writeChange(deps: ResourceDeps, tx: StoreTx, kind: RegisteredKind, prepared: PreparedChange, operator: Operator): Promise<CommitOutcome> {
+  const { base } = prepared;
+  const currentRevision = await tx.resources.headRevision(base.id);
+  if (currentRevision !== base.revision) return { ok: false, currentRevision: currentRevision ?? base.revision };
+  const at = deps.now();
+  const revisions: RevisionRecord[] = [];
+  let revision = base.revision;
+  for (const step of prepared.steps) {
+    revision += 1;
+    const record: RevisionRecord = { resourceId: base.id, revision, action: step.action, op: step.op, operator, createdAt: at };
     if (needsSnapshot(deps, kind, step.action, revision)) await tx.revisions.insert(record, step.content, step.serialized);
     else await tx.revisions.insert(record);
     revisions.push(record);
   }
-  const last = steps[steps.length - 1];
-  const content = last?.content ?? resource.content;
+  const last = prepared.steps[prepared.steps.length - 1];
+  const content = last?.content ?? base.content;
   // Compare-and-set: a store with weaker isolation than SQLite's still cannot commit twice.
-  const advanced = await tx.resources.advanceHead(resource.id, baseRevision, { revision, content, updatedAt: at, serialized: last?.serialized });
-  if (!advanced) throw new Error(`resource ${resource.id} moved during its own write transaction`);
-  return { ok: true, revisions, head: { ...resource, revision, content, updatedAt: at } };
+  const advanced = await tx.resources.advanceHead(base.id, base.revision, { revision, content, updatedAt: at, serialized: last?.serialized });
+  if (!advanced) throw new Error(`resource ${base.id} moved during its own write transaction`);
+  return { ok: true, revisions, head: { ...base, revision, content, updatedAt: at } };
 }
 
 /** The events to publish once the transaction that made `revisions` is durable. */
@@ -77,36 +116,6 @@ export function revisionEvents(kind: string, revisions: readonly RevisionRecord[
     operator: r.operator,
     op: r.op,
   }));
-}
-
-interface Step {
-  action: RevisionAction;
-  op: Json;
-  content: Json;
-  /** JSON text of `content` when already made; the store serialises it otherwise. */
-  serialized?: string;
-}
-
-async function changeSteps(deps: ResourceDeps, kind: RegisteredKind, resource: ResourceRecord, change: Change, perform?: PerformOp): Promise<Step[]> {
-  if (change.action === 'restore') {
-    return [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }];
-  }
-  if (change.action === 'external') {
-    const checked = validateContentSerialised(kind, change.content, deps.limits.maxContentBytes);
-    return [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }];
-  }
-  const steps: Step[] = [];
-  let current = resource.content;
-  let revision = resource.revision;
-  for (const op of change.ops) {
-    // The kind's model refuses an op that cannot apply before the application is touched.
-    let next = applyOpsSerialised(kind, current, [op], deps.limits.maxContentBytes);
-    revision += 1;
-    if (perform) next = validateContentSerialised(kind, await perform(op, revision), deps.limits.maxContentBytes);
-    current = next.content;
-    steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
-  }
-  return steps;
 }
 
 function needsSnapshot(deps: ResourceDeps, kind: RegisteredKind, action: RevisionAction, revision: number): boolean {

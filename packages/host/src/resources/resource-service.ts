@@ -1,7 +1,6 @@
 import { CoworkError } from '../errors';
 import type { RegisteredKind } from '../plugins/registry';
-import type { ExternalObservation } from '../plugins/external';
-import { callPlugin, callPluginAsync } from '../plugins/registry';
+import { callPlugin } from '../plugins/registry';
 import type {
   CandidateRecord,
   CandidateStatus,
@@ -16,15 +15,13 @@ import { IdempotencyClaim } from '../store/idempotency';
 import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
 import { yieldToEventLoop } from '../util/event-loop';
-import { jsonEqual } from '../util/json';
-import { closeCandidate, keepCandidate, requireCandidate, requireOpenCandidate } from './candidates';
-import { commitChange, revisionEvents, type Change, type CommitOutcome, type PerformOp } from './commit';
-import { revisionConflict } from './conflict';
+import { closeCandidate, requireCandidate, requireOpenCandidate } from './candidates';
+import type { Change, PerformOp } from './commit';
+import { Committer } from './committer';
 import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
-import { HeadCache } from './head-cache';
 import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
-import { applyOps, checkContentDomain, validateContent, validateOp } from './kind-ops';
+import { checkContentDomain, validateContent, validateOp } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent, RevisionListener } from '../plugins/revision-event';
 import type {
@@ -41,11 +38,6 @@ import type {
 /** Ops from this size on let other work run between their checks and their write. */
 const LARGE_OP_BYTES = 256 * 1024;
 
-/** What an idempotent commit recorded, replayed for a repeated key. */
-type RecordedCommit =
-  | { ok: true; revision: number }
-  | { ok: false; baseRevision: number; currentRevision: number; candidateId: string | null };
-
 /**
  * The shared-resource protocol. Every edge (HTTP, WebSocket, MCP, CLI, agent tools) calls this
  * service; it owns validation, the revision check, candidates and the revision events.
@@ -54,10 +46,11 @@ export class ResourceService implements ResourceApi {
   private readonly drafts: DraftService;
   /** A resource's kind never changes, so it is looked up once. */
   private readonly kindById = new Map<string, RegisteredKind>();
-  private readonly heads = new HeadCache();
+  private readonly committer: Committer;
 
   constructor(private readonly deps: ResourceDeps) {
     this.drafts = new DraftService(deps, (tx, id) => this.requireResource(tx, id), (id) => this.kindOf(id));
+    this.committer = new Committer(deps, this);
   }
 
   async create(request: CreateRequest): Promise<ResourceRecord> {
@@ -118,24 +111,10 @@ export class ResourceService implements ResourceApi {
     // cost another to apply and write: other requests get their turn in between.
     if (bytes >= LARGE_OP_BYTES) await yieldToEventLoop();
     const claim = IdempotencyClaim.of(`commit ${id}`, request.idempotencyKey, { baseRevision, op, operator });
-    if (kind.kind.revisionSemantics === 'external') {
-      return this.withExternal(id, kind, (perform) => this.commitOp(id, kind, op, baseRevision, operator, claim, perform));
-    }
-    await this.checkOutcome(id, kind, baseRevision, [op]);
-    return this.commitOp(id, kind, op, baseRevision, operator, claim);
-  }
-
-  /**
-   * The kind's `checkContent` on the content `ops` would make from `baseRevision`, before the write
-   * transaction. When the base is no longer the head the commit conflicts anyway (the op is kept as
-   * a candidate and checked when accepted); when it still is, the transaction rechecks the base, so
-   * what was checked is what is committed.
-   */
-  private async checkOutcome(id: string, kind: RegisteredKind, baseRevision: number, ops: readonly Json[]): Promise<void> {
-    if (!kind.kind.checkContent) return;
-    const head = await this.deps.store.read((tx) => this.requireHead(tx, id));
-    if (head.revision !== baseRevision) return;
-    await checkContentDomain(kind, applyOps(kind, head.content, ops, this.deps.limits.maxContentBytes), 'invalid_op', this);
+    const commit = (perform?: PerformOp): Promise<CommitResult> =>
+      this.committer.commit({ resourceId: id, kind, baseRevision, operator, claim, perform, change: () => ({ action: 'op', ops: [op] }), onConflict: { keep: [op] } });
+    if (kind.kind.revisionSemantics === 'external') return this.withExternal(id, kind, commit);
+    return commit();
   }
 
   /**
@@ -147,42 +126,6 @@ export class ResourceService implements ResourceApi {
     const kind = await this.kindOf(id);
     if (kind.kind.revisionSemantics !== 'external') return;
     await this.withExternal(id, kind, async () => undefined);
-  }
-
-  private async commitOp(
-    id: string,
-    kind: RegisteredKind,
-    op: Json,
-    baseRevision: number,
-    operator: Operator,
-    claim: IdempotencyClaim | undefined,
-    perform?: PerformOp,
-  ): Promise<CommitResult> {
-    const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
-      const prior = await claim?.prior(tx);
-      if (prior !== undefined) return { recorded: prior as RecordedCommit, outcome: undefined };
-      const resource = await this.requireHead(tx, id);
-      const outcome = await commitChange(this.deps, tx, resource, kind, { action: 'op', ops: [op] }, baseRevision, operator, perform);
-      let recorded: RecordedCommit;
-      if (outcome.ok) {
-        recorded = { ok: true, revision: outcome.revisions[outcome.revisions.length - 1]!.revision };
-      } else {
-        const candidate = await keepCandidate(this.deps, tx, {
-          resourceId: id,
-          baseRevision,
-          ops: [op],
-          operator,
-          source: 'conflict',
-          draftId: null,
-        });
-        recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId: candidate.id };
-      }
-      await claim?.record(tx, recorded, this.deps.now());
-      return { recorded, outcome };
-    });
-    if (outcome?.ok) this.committed(kind, outcome);
-    if (!recorded.ok) throw revisionConflict(id, recorded.baseRevision, recorded.currentRevision, recorded.candidateId);
-    return { resourceId: id, revision: recorded.revision };
   }
 
   /** Makes an old revision's content the newest revision (a commit, with the same revision check). */
@@ -197,9 +140,17 @@ export class ResourceService implements ResourceApi {
         kind: kind.kind.name,
       });
     }
-    return this.commitInTransaction(id, kind, baseRevision, operator, async (tx, resource): Promise<Change> => {
-      const content = await contentAt(tx, resource, kind, toRevision, this.deps.limits.maxContentBytes);
-      return { action: 'restore', toRevision, content };
+    return this.committer.commit({
+      resourceId: id,
+      kind,
+      baseRevision,
+      operator,
+      onConflict: { candidateId: null },
+      change: async (head): Promise<Change> => ({
+        action: 'restore',
+        toRevision,
+        content: await this.deps.store.read((tx) => contentAt(tx, head, kind, toRevision, this.deps.limits.maxContentBytes)),
+      }),
     });
   }
 
@@ -314,23 +265,18 @@ export class ResourceService implements ResourceApi {
     const kind = await this.kindOf(candidate.resourceId);
     const baseRevision = requestedBase ?? candidate.baseRevision;
     const accept = (perform?: PerformOp): Promise<CommitResult> =>
-      this.commitInTransaction(
-        candidate.resourceId,
+      this.committer.commit({
+        resourceId: candidate.resourceId,
         kind,
         baseRevision,
-        candidate.operator,
-        async (tx) => {
-          const open = await requireOpenCandidate(tx, id);
-          return { action: 'op', ops: open.ops };
-        },
-        async (tx, revision) => {
-          await closeCandidate(this.deps, tx, candidate, 'accepted', accepter, revision);
-        },
-        id,
+        operator: candidate.operator,
         perform,
-      );
+        onConflict: { candidateId: id },
+        change: async () => ({ action: 'op', ops: (await this.deps.store.read((tx) => requireOpenCandidate(tx, id))).ops }),
+        // Inside the write: a candidate resolved meanwhile is candidate_closed, and nothing is written.
+        afterCommit: async (tx, revision) => void (await closeCandidate(this.deps, tx, candidate, 'accepted', accepter, revision)),
+      });
     if (kind.kind.revisionSemantics === 'external') return this.withExternal(candidate.resourceId, kind, accept);
-    await this.checkOutcome(candidate.resourceId, kind, baseRevision, candidate.ops);
     return accept();
   }
 
@@ -376,74 +322,8 @@ export class ResourceService implements ResourceApi {
     return this.deps.store.transaction(async (tx) => closeCandidate(this.deps, tx, await requireOpenCandidate(tx, id), status, by));
   }
 
-  /** Runs the shared commit in a transaction; a conflict throws without keeping a new candidate. */
-  private async commitInTransaction(
-    resourceId: string,
-    kind: RegisteredKind,
-    baseRevision: number,
-    operator: Operator,
-    makeChange: (tx: StoreTx, resource: ResourceRecord) => Promise<Change>,
-    afterCommit?: (tx: StoreTx, revision: number) => Promise<void>,
-    candidateId: string | null = null,
-    perform?: PerformOp,
-  ): Promise<CommitResult> {
-    const outcome = await this.deps.store.transaction(async (tx) => {
-      const resource = await this.requireHead(tx, resourceId);
-      const change = await makeChange(tx, resource);
-      const result = await commitChange(this.deps, tx, resource, kind, change, baseRevision, operator, perform);
-      if (result.ok) await afterCommit?.(tx, result.revisions[result.revisions.length - 1]?.revision ?? resource.revision);
-      return result;
-    });
-    if (!outcome.ok) throw revisionConflict(resourceId, baseRevision, outcome.currentRevision, candidateId);
-    this.committed(kind, outcome);
-    const last = outcome.revisions[outcome.revisions.length - 1];
-    return { resourceId, revision: last ? last.revision : baseRevision };
-  }
-
-  /**
-   * Runs `fn` for an `external` resource under its lock, after recording what the application
-   * shows now, with `perform` doing each op in the application. See plugins/external.ts.
-   */
-  private async withExternal<T>(id: string, kind: RegisteredKind, fn: (perform: PerformOp) => Promise<T>): Promise<T> {
-    const external = this.deps.external;
-    if (!external) throw new CoworkError('external_unavailable', `this host does not run outside applications, which ${kind.kind.name} needs`, { reason: 'no_sessions' });
-    return external.locked(id, async () => {
-      const session = await external.session(id, kind, () => this.get(id));
-      const observed = await callPluginAsync(kind.plugin, 'observe', () => session.observe());
-      await this.recordObservation(id, kind, observed);
-      return fn(async (op, revision) => (await callPluginAsync(kind.plugin, 'apply', () => session.apply(op, { revision }))).content);
-    });
-  }
-
-  /** Records an observed content that differs from the head as an `external` revision. */
-  private async recordObservation(id: string, kind: RegisteredKind, observed: ExternalObservation<Json>): Promise<void> {
-    const operator: Operator = `app:${kind.plugin}`;
-    const outcome = await this.deps.store.transaction(async (tx) => {
-      const head = await this.requireHead(tx, id);
-      if (jsonEqual(head.content, observed.content)) return undefined;
-      const from = observed.restoredFrom;
-      const uncertainRevisions = from === undefined ? [] : Array.from({ length: Math.max(0, head.revision - from) }, (_, i) => from + 1 + i);
-      const note = observed.note ?? 'changed in the application, not through the host';
-      const change: Change = { action: 'external', content: observed.content, note, uncertainRevisions };
-      return commitChange(this.deps, tx, head, kind, change, head.revision, operator);
-    });
-    if (outcome?.ok) this.committed(kind, outcome);
-  }
-
-  /**
-   * After a commit's transaction is durable (never inside it: a rolled-back head must not be
-   * cached): keeps its head for the next commit and publishes one event per revision.
-   */
-  private committed(kind: RegisteredKind, outcome: CommitOutcome & { ok: true }): void {
-    this.heads.set(outcome.head);
-    this.publish(revisionEvents(kind.kind.name, outcome.revisions));
-  }
-
-  /** The current head, from the cache when its revision is still current. */
-  private async requireHead(tx: StoreTx, id: string): Promise<ResourceRecord> {
-    const revision = await tx.resources.headRevision(id);
-    const cached = revision === undefined ? undefined : this.heads.get(id, revision);
-    return cached ?? this.requireResource(tx, id);
+  private withExternal<T>(id: string, kind: RegisteredKind, fn: (perform: PerformOp) => Promise<T>): Promise<T> {
+    return this.committer.withExternal(id, kind, () => this.get(id), fn);
   }
 
   private async requireResource(tx: StoreTx, id: string): Promise<ResourceRecord> {

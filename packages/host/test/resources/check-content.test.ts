@@ -9,6 +9,9 @@ import { caught, openTempHost } from '../support/temp-host';
 
 type Bag = { items: string[] };
 
+/** How many times the kind applied an op. */
+let applied = 0;
+
 /** A bag that holds at most three items; the check is async, as a geometry kernel's would be. */
 const bagKind = defineKind<Bag, { add: string }>({
   name: 'test.bag',
@@ -17,7 +20,10 @@ const bagKind = defineKind<Bag, { add: string }>({
   contentSchema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'] },
   opSchema: { type: 'object', properties: { add: { type: 'string' } }, required: ['add'] },
   initialContent: () => ({ items: [] }),
-  applyOp: (content, op) => ({ items: [...content.items, op.add] }),
+  applyOp: (content, op) => {
+    applied++;
+    return { items: [...content.items, op.add] };
+  },
   summarize: (content) => content.items.join(', '),
   diff: () => '',
   checkContent: async (content) => {
@@ -96,6 +102,24 @@ it('lets checkContent and exports read other resources: a label that names a bag
     expect(Buffer.from((await host.exports.export(label.id, 'txt')).data).toString()).toBe('a,b');
     const refused = await caught(() => host.resources.commit(label.id, { baseRevision: 1, op: { revision: 5 }, operator: 'agent:a1' }));
     expect([refused.code, refused.details?.problems]).toEqual(['invalid_op', [`${bag.id} has no revision 5`]]);
+  } finally {
+    await host.dispose();
+  }
+});
+
+it('applies an op once per commit and once per acceptance, checking the content it makes', async () => {
+  const host = await setUp();
+  try {
+    const { id } = await host.resources.create({ kind: 'test.bag', operator: 'human:ann' });
+    applied = 0;
+    await host.resources.commit(id, { baseRevision: 0, op: { add: 'a' }, operator: 'human:ann' });
+    expect(applied).toBe(1);
+    const conflict = await caught(() => host.resources.commit(id, { baseRevision: 0, op: { add: 'b' }, operator: 'agent:late' }));
+    expect(applied).toBe(1); // a conflicting op is kept as it is, not applied
+    applied = 0;
+    await host.resources.acceptCandidate(String(conflict.details?.candidateId), { operator: 'human:ann', baseRevision: 1 });
+    expect(applied).toBe(1);
+    expect((await host.resources.get(id)).content).toEqual({ items: ['a', 'b'] });
   } finally {
     await host.dispose();
   }

@@ -178,3 +178,28 @@ it('refuses while another live process holds the lease, and replaces the lease o
     await host.dispose();
   }
 });
+
+it("does not hold the store while the application performs an op: other resources' reads and commits go on", async () => {
+  const { app, host, id } = await setUp();
+  try {
+    const text = await host.resources.create({ kind: 'text', operator: 'human:ann' });
+    let release!: () => void;
+    app.holdApply = new Promise((resolve) => (release = resolve));
+    const started = new Promise<void>((resolve) => (app.onApply = resolve));
+    const slow = host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    await started; // the application is in the middle of the op
+    const order: string[] = [];
+    void slow.then(() => order.push('external op'));
+    const { revision } = await host.resources.commit(text.id, { baseRevision: 0, op: { type: 'append', text: 'meanwhile' }, operator: 'human:ann' });
+    order.push('text commit');
+    expect(revision).toBe(1);
+    expect((await host.resources.get(text.id)).content).toEqual({ text: 'meanwhile' });
+    expect((await host.resources.get(id)).revision).toBe(0); // not recorded until the application answered
+    release();
+    expect(await slow).toEqual({ resourceId: id, revision: 1 });
+    expect(order).toEqual(['text commit', 'external op']);
+    expect((await host.resources.get(id)).content).toEqual({ shapes: ['cube'] });
+  } finally {
+    await host.dispose();
+  }
+});

@@ -16,6 +16,10 @@ export class FakeApp {
   crashed = false;
   failNextApply = false;
   opens = 0;
+  /** While set, an op waits for it before it is performed (an application busy with a slow op). */
+  holdApply: Promise<void> | undefined;
+  /** Told each time an op starts in the application. */
+  onApply: (() => void) | undefined;
 }
 
 export function scenePlugin(app: FakeApp) {
@@ -38,6 +42,8 @@ export function scenePlugin(app: FakeApp) {
         if (app.opens === 1) app.shapes = [...resource.content.shapes];
         return {
           async apply(op, { revision }) {
+            app.onApply?.();
+            await app.holdApply;
             if (app.failNextApply) {
               app.failNextApply = false;
               throw new Error('the application stopped answering');

@@ -1,0 +1,144 @@
+import { CoworkError } from '../errors';
+import type { ExternalObservation } from '../plugins/external';
+import type { ResourceReader } from '../plugins/resource-api';
+import { callPluginAsync, type RegisteredKind } from '../plugins/registry';
+import type { IdempotencyClaim } from '../store/idempotency';
+import type { Json, Operator, ResourceRecord } from '../store/records';
+import type { StoreTx } from '../store/store';
+import { jsonEqual } from '../util/json';
+import { keepCandidate } from './candidates';
+import { prepareChange, revisionEvents, writeChange, type Change, type CommitOutcome, type PerformOp, type PreparedChange } from './commit';
+import { revisionConflict } from './conflict';
+import { HeadCache } from './head-cache';
+import type { ResourceDeps } from './resource-deps';
+
+/** Everything one commit needs; every path into the protocol (commit, accept, restore, observation) is one of these. */
+export interface CommitOptions {
+  readonly resourceId: string;
+  readonly kind: RegisteredKind;
+  /** The revision the change was made on; `head` for a change made on whatever is current (an observation). */
+  readonly baseRevision: number | 'head';
+  readonly operator: Operator;
+  /** The change, made from the head it applies to; undefined when there is nothing to commit. */
+  readonly change: (head: ResourceRecord) => Promise<Change | undefined> | Change | undefined;
+  /** On a conflict: keep these ops as a new candidate, or report this candidate (the one being accepted stays open). */
+  readonly onConflict: { readonly keep: readonly Json[] } | { readonly candidateId: string | null };
+  readonly claim?: IdempotencyClaim;
+  /** More writes in the same transaction once the revisions are written (closing an accepted candidate). */
+  readonly afterCommit?: (tx: StoreTx, revision: number) => Promise<void>;
+  /** For an `external` kind: performs each op in the application (see commit.ts). */
+  readonly perform?: PerformOp;
+}
+
+/** What an idempotent commit recorded, replayed for a repeated key. */
+type RecordedCommit =
+  | { ok: true; revision: number }
+  | { ok: false; baseRevision: number; currentRevision: number; candidateId: string | null };
+
+/**
+ * The one commit path of the resource protocol. A commit reads the head, prepares the change on it
+ * outside any transaction (applied once: see commit.ts), then in one write transaction checks its
+ * idempotency key, writes the revisions if the head has not moved (or keeps the op as a candidate
+ * when it has), and records the key. Revision events are published only after that transaction is
+ * durable, and the head is cached for the next commit.
+ */
+export class Committer {
+  private readonly heads = new HeadCache();
+
+  constructor(
+    private readonly deps: ResourceDeps,
+    private readonly reader: ResourceReader,
+  ) {}
+
+  async commit(o: CommitOptions): Promise<{ resourceId: string; revision: number }> {
+    const id = o.resourceId;
+    const prior = o.claim && (await this.deps.store.read((tx) => o.claim!.prior(tx)));
+    if (prior !== undefined) return replay(id, prior as RecordedCommit);
+    const head = await this.deps.store.read((tx) => this.requireHead(tx, id));
+    const baseRevision = o.baseRevision === 'head' ? head.revision : o.baseRevision;
+    let prepared: PreparedChange | undefined;
+    if (head.revision === baseRevision) {
+      const change = await o.change(head);
+      if (!change) return { resourceId: id, revision: head.revision };
+      prepared = await prepareChange(this.deps, o.kind, head, change, { perform: o.perform, resources: this.reader });
+    }
+    const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
+      const again = await o.claim?.prior(tx);
+      if (again !== undefined) return { recorded: again as RecordedCommit, outcome: undefined };
+      const outcome: CommitOutcome = prepared ? await writeChange(this.deps, tx, o.kind, prepared, o.operator) : { ok: false, currentRevision: head.revision };
+      let recorded: RecordedCommit;
+      if (outcome.ok) {
+        const revision = outcome.revisions[outcome.revisions.length - 1]!.revision;
+        await o.afterCommit?.(tx, revision);
+        recorded = { ok: true, revision };
+      } else {
+        const candidateId =
+          'keep' in o.onConflict
+            ? (await keepCandidate(this.deps, tx, { resourceId: id, baseRevision, ops: [...o.onConflict.keep], operator: o.operator, source: 'conflict', draftId: null })).id
+            : o.onConflict.candidateId;
+        recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId };
+      }
+      await o.claim?.record(tx, recorded, this.deps.now());
+      return { recorded, outcome };
+    });
+    if (outcome?.ok) this.committed(o.kind, outcome);
+    return replay(id, recorded);
+  }
+
+  /**
+   * Runs `fn` for an `external` resource under its lock, after recording what the application
+   * shows now, with `perform` doing each op in the application. See plugins/external.ts.
+   */
+  async withExternal<T>(id: string, kind: RegisteredKind, load: () => Promise<ResourceRecord>, fn: (perform: PerformOp) => Promise<T>): Promise<T> {
+    const external = this.deps.external;
+    if (!external) throw new CoworkError('external_unavailable', `this host does not run outside applications, which ${kind.kind.name} needs`, { reason: 'no_sessions' });
+    return external.locked(id, async () => {
+      const session = await external.session(id, kind, load);
+      const observed = await callPluginAsync(kind.plugin, 'observe', () => session.observe());
+      await this.recordObservation(id, kind, observed);
+      return fn(async (op, revision) => (await callPluginAsync(kind.plugin, 'apply', () => session.apply(op, { revision }))).content);
+    });
+  }
+
+  /** The current head, from the cache when its revision is still current. */
+  async requireHead(tx: StoreTx, id: string): Promise<ResourceRecord> {
+    const revision = await tx.resources.headRevision(id);
+    const cached = revision === undefined ? undefined : this.heads.get(id, revision);
+    if (cached) return cached;
+    const resource = await tx.resources.get(id);
+    if (!resource) throw new CoworkError('not_found', `no resource ${JSON.stringify(id)}`, { resourceId: id });
+    return resource;
+  }
+
+  /** Records an observed content that differs from the head as an `external` revision by `app:<plugin>`. */
+  private async recordObservation(id: string, kind: RegisteredKind, observed: ExternalObservation<Json>): Promise<void> {
+    await this.commit({
+      resourceId: id,
+      kind,
+      baseRevision: 'head',
+      operator: `app:${kind.plugin}`,
+      onConflict: { candidateId: null },
+      change: (head) => {
+        if (jsonEqual(head.content, observed.content)) return undefined;
+        const from = observed.restoredFrom;
+        const uncertainRevisions = from === undefined ? [] : Array.from({ length: Math.max(0, head.revision - from) }, (_, i) => from + 1 + i);
+        return { action: 'external', content: observed.content, note: observed.note ?? 'changed in the application, not through the host', uncertainRevisions };
+      },
+    });
+  }
+
+  /**
+   * After a commit's transaction is durable (never inside it: a rolled-back head must not be
+   * cached): keeps its head for the next commit and publishes one event per revision.
+   */
+  private committed(kind: RegisteredKind, outcome: CommitOutcome & { ok: true }): void {
+    this.heads.set(outcome.head);
+    for (const event of revisionEvents(kind.kind.name, outcome.revisions)) this.deps.events.publish(event);
+  }
+}
+
+/** The answer a recorded commit gives: its revision, or its conflict. */
+function replay(resourceId: string, recorded: RecordedCommit): { resourceId: string; revision: number } {
+  if (!recorded.ok) throw revisionConflict(resourceId, recorded.baseRevision, recorded.currentRevision, recorded.candidateId);
+  return { resourceId, revision: recorded.revision };
+}
