@@ -1,11 +1,10 @@
 import { defineKind } from '@cowork/host';
-import { importDocx } from '../import/docx';
 import { itemProblems } from '../shared/content-checks';
 import { blockProblems } from './blocks';
 import { DEFAULT_PAGE, DOCUMENT_SCHEMA, type DocumentContent } from './content';
 import { diffDocuments, documentView, summarizeDocument } from './describe';
 import { DOCX_MEDIA_TYPE } from './export-docx';
-import { docxFile } from '../offload/calls';
+import { docxFile, importDocxOffThread } from '../offload/calls';
 import { DOCUMENT_OP_SCHEMA, applyDocumentOp, validateDocumentOp, type DocumentOp } from './ops';
 import { officePreviewExports, previewImageBlock } from '../preview/exports';
 
@@ -40,7 +39,7 @@ export const documentKind = defineKind<DocumentContent, DocumentOp>({
     docx: {
       extension: 'docx',
       description: 'A Word file: headings, paragraphs, lists, tables, pictures, page breaks and page setup are kept; headers, footers and comments are not.',
-      import: (data, context) => importDocx(data, context),
+      import: (data, context) => importDocxOffThread(data, context),
     },
   },
 });

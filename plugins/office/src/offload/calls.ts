@@ -1,3 +1,4 @@
+import type { ImportContext } from '@cowork/host';
 import type { DocumentContent } from '../document/content';
 import type { PptxBoxes } from '../lint/pptx-boxes';
 import type { Presentation } from '../presentation/content';
@@ -29,4 +30,17 @@ export function pageImagesOffThread(paths: readonly string[], signal?: AbortSign
 /** A pptx's slide geometry for lint (../lint/pptx-boxes.ts), parsed in a worker thread. The bytes are copied there, not moved. */
 export function pptxBoxesOffThread(data: Uint8Array, signal?: AbortSignal): Promise<PptxBoxes> {
   return officeWorkers.run({ type: 'pptx_boxes', data }, signal);
+}
+
+/**
+ * A .docx read into a document (../import/docx.ts) in a worker thread: the zip and the XML parts
+ * are read there, within the host's content limit. The file's bytes are copied there, not moved.
+ */
+export function importDocxOffThread(data: Uint8Array, context: Pick<ImportContext, 'fileName' | 'signal' | 'maxContentBytes'>): Promise<DocumentContent> {
+  return officeWorkers.run({ type: 'import_docx', data, fileName: context.fileName, maxContentBytes: context.maxContentBytes }, context.signal);
+}
+
+/** A .pptx read into a deck (../import/pptx.ts) in a worker thread, as `importDocxOffThread` reads a .docx. */
+export function importPptxOffThread(data: Uint8Array, context: Pick<ImportContext, 'fileName' | 'signal' | 'maxContentBytes'>): Promise<Presentation> {
+  return officeWorkers.run({ type: 'import_pptx', data, fileName: context.fileName, maxContentBytes: context.maxContentBytes }, context.signal);
 }

@@ -1,10 +1,9 @@
 import { defineKind } from '@cowork/host';
-import { importPptx } from '../import/pptx';
 import { itemProblems } from '../shared/content-checks';
 import { PRESENTATION_SCHEMA, slideProblems, type Presentation } from './content';
 import { diffPresentations, presentationView, summarizePresentation } from './describe';
 import { PPTX_MEDIA_TYPE } from './export-pptx';
-import { pptxFile } from '../offload/calls';
+import { importPptxOffThread, pptxFile } from '../offload/calls';
 import { PRESENTATION_OP_SCHEMA, applyPresentationOp, validatePresentationOp, type PresentationOp } from './ops';
 import { officePreviewExports, previewImageBlock } from '../preview/exports';
 
@@ -39,7 +38,7 @@ export const presentationKind = defineKind<Presentation, PresentationOp>({
     pptx: {
       extension: 'pptx',
       description: 'A PowerPoint file: slide titles, text as bullets with levels, tables, charts, pictures and speaker notes.',
-      import: importPptx,
+      import: (data, context) => importPptxOffThread(data, context),
     },
   },
 });
