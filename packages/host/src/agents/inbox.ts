@@ -1,6 +1,7 @@
 import type { InboxKind, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
 import type { Store } from '../store/store';
+import { Emitter } from '../util/emitter';
 import { newId } from '../util/ids';
 
 export interface PostRequest {
@@ -22,7 +23,7 @@ export type InboxListener = (message: { taskId: string; recipient: string; messa
  * message deliverable again; the conversation's unique source id keeps it from being saved twice.
  */
 export class Inbox {
-  private readonly listeners = new Set<InboxListener>();
+  private readonly posted = new Emitter<Parameters<InboxListener>[0]>();
 
   constructor(
     private readonly store: Store,
@@ -52,7 +53,7 @@ export class Inbox {
    * or one another component inserted in its own transaction (a monitor's event).
    */
   notifyPosted(message: Parameters<InboxListener>[0]): void {
-    for (const listener of this.listeners) listener(message);
+    this.posted.emit(message);
   }
 
   /**
@@ -89,7 +90,6 @@ export class Inbox {
   }
 
   subscribe(listener: InboxListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.posted.subscribe(listener);
   }
 }

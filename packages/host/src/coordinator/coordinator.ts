@@ -4,6 +4,7 @@ import { schemaProblems } from '../util/json-schema';
 import type { EventRecord, Json } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
 import type { Store, StoreTx } from '../store/store';
+import { Emitter } from '../util/emitter';
 import { Mutex } from '../util/mutex';
 import { COORDINATOR_EVENTS, isCoordinatorEventType, type CoordinatorEvent, type CoordinatorEventInput } from './events';
 import { applyEvent, planEvent } from './fold';
@@ -21,7 +22,7 @@ export class Coordinator {
   private readonly state: CoordinatorState = emptyState();
   private readonly mutex = new Mutex();
   private readonly validators: Map<string, ValidateFunction>;
-  private readonly listeners = new Set<CoordinatorListener>();
+  private readonly records = new Emitter<CoordinatorEvent & { seq: number }>();
 
   private constructor(
     private readonly store: Store,
@@ -89,8 +90,7 @@ export class Coordinator {
   }
 
   subscribe(listener: CoordinatorListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.records.subscribe(listener);
   }
 
   private async catchUp(tx: StoreTx): Promise<void> {
@@ -119,13 +119,7 @@ export class Coordinator {
   }
 
   private notify(event: CoordinatorEvent & { seq: number }): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure is its own; the event is already durable.
-      }
-    }
+    this.records.emit(event);
   }
 }
 

@@ -6,6 +6,7 @@ import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
 import type { Store } from '../store/store';
+import { Emitter } from '../util/emitter';
 import { newId } from '../util/ids';
 import { isPlainObject } from '../util/json';
 import { checkJobInput, type StartJobInput } from './job-input';
@@ -76,7 +77,7 @@ export class JobService {
   private readonly startTimeoutMs: number;
   private readonly watcher: JobWatcher;
   /** Told of each job that starts or ends in this process's view (live clients follow jobs this way). */
-  private readonly listeners = new Set<(job: JobRecord) => void>();
+  private readonly changes = new Emitter<JobRecord>();
 
   constructor(private readonly options: JobServiceOptions) {
     this.store = options.store;
@@ -144,18 +145,11 @@ export class JobService {
 
   /** Follows jobs starting and ending; returns the unsubscribe function. */
   subscribe(listener: (job: JobRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   private notify(job: JobRecord): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(job);
-      } catch {
-        // A listener's failure is its own; the job's record is already durable.
-      }
-    }
+    this.changes.emit(job);
   }
 
   /** The job, reconciled; `not_found` for an unknown id. */

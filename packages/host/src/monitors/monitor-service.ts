@@ -6,6 +6,7 @@ import { IdempotencyClaim } from '../store/idempotency';
 import type { Store } from '../store/store';
 import { newId } from '../util/ids';
 import { isPlainObject, jsonEqual } from '../util/json';
+import { Emitter } from '../util/emitter';
 import { Semaphore } from '../util/semaphore';
 import { parseCron, type CronSchedule } from './cron';
 import { checkMonitorInput, type CreateMonitorInput } from './monitor-input';
@@ -107,7 +108,7 @@ export class MonitorService {
   private readonly live = new Map<string, Live>();
   /** Unchanged polls not yet written: lastCheckedAt and nextDueAt per monitor. */
   private readonly dirty = new Map<string, { checkedAt: string; nextDueAt: string }>();
-  private readonly listeners = new Set<MonitorEventListener>();
+  private readonly events: Emitter<MonitorEvent>;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly closing = new AbortController();
   private readonly slots: Semaphore;
@@ -121,6 +122,7 @@ export class MonitorService {
     this.slots = new Semaphore(options.maxConcurrentChecks ?? 8);
     this.wheel = new TimerWheel((ids) => this.onDue(ids), () => this.now().getTime());
     this.lastCheckpointMs = this.now().getTime();
+    this.events = new Emitter((error) => this.report(error));
   }
 
   /** A service that loaded every active monitor and polls them until `close()`. */
@@ -208,8 +210,7 @@ export class MonitorService {
 
   /** Called after each event is stored (the Inbox message is durable by then). Returns an unsubscribe. */
   onEvent(listener: MonitorEventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
   }
 
   async close(): Promise<void> {
@@ -384,13 +385,7 @@ export class MonitorService {
   }
 
   private emit(event: MonitorEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.report(error);
-      }
-    }
+    this.events.emit(event);
   }
 
   private report(error: unknown): void {

@@ -1,26 +1,13 @@
-import type { RevisionEvent, RevisionListener } from '../plugins/revision-event';
+import type { RevisionEvent } from '../plugins/revision-event';
+import { Emitter } from '../util/emitter';
 
 /**
- * In-process fan-out of revision events to live subscribers, monitors and waiting agents.
- * A listener that throws is reported and does not stop the others or the commit.
+ * In-process fan-out of revision events to live subscribers, monitors and waiting agents, published
+ * once per revision after its transaction is durable. A listener that throws is reported and stops
+ * neither the others nor the commit.
  */
-export class RevisionEvents {
-  private readonly listeners = new Set<RevisionListener>();
-
-  constructor(private readonly onListenerError: (error: unknown) => void = () => undefined) {}
-
-  subscribe(listener: RevisionListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
+export class RevisionEvents extends Emitter<RevisionEvent> {
   publish(event: RevisionEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.onListenerError(error);
-      }
-    }
+    this.emit(event);
   }
 }

@@ -2,6 +2,7 @@ import type { RuntimeEvent } from '../agents/runtime';
 import type { Coordinator } from '../coordinator/coordinator';
 import type { InboxKind } from '../store/agent-records';
 import type { Json } from '../store/records';
+import { Emitter } from '../util/emitter';
 
 /**
  * What a live client sees of a task: the runtime's progress events (turns, model calls, tool
@@ -19,26 +20,21 @@ export type TaskEventListener = (event: TaskEvent) => void;
 
 /** Per-task fan-out of task events to live clients; one listener's failure does not reach the others. */
 export class TaskEvents {
-  private readonly listeners = new Map<string, Set<TaskEventListener>>();
+  private readonly byTask = new Map<string, Emitter<TaskEvent>>();
 
   subscribe(taskId: string, listener: TaskEventListener): () => void {
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
-    set.add(listener);
+    let emitter = this.byTask.get(taskId);
+    if (!emitter) this.byTask.set(taskId, (emitter = new Emitter()));
+    const unsubscribe = emitter.subscribe(listener);
     return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(taskId) === set) this.listeners.delete(taskId);
+      unsubscribe();
+      if (emitter.empty && this.byTask.get(taskId) === emitter) this.byTask.delete(taskId);
     };
   }
 
+  /** To the task's listeners; a client's failure is its own (the hub drops that client). */
   publish(event: TaskEvent): void {
-    for (const listener of this.listeners.get(event.taskId) ?? []) {
-      try {
-        listener(event);
-      } catch {
-        // A client's failure is its own; the hub drops that client.
-      }
-    }
+    this.byTask.get(event.taskId)?.emit(event);
   }
 
   /** Republishes the coordinator's records under the task they belong to. */
