@@ -13,7 +13,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host, type Json } from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { Host } from '@cowork/host/embed';
 import { BlenderProcess, childLauncher, closeHostAndStopBlender, plugin, socketPathFor, type Scene } from '@cowork/plugin-blender-bridge';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';

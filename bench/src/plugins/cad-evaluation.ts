@@ -10,7 +10,7 @@
  * parameter each sample so that nothing is answered from a cache (BENCH_CAD_SAMPLES, default 10).
  * Prints figures; asserts nothing.
  */
-import { openTempHost } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 import { plugin, sharedKernel, type CadKernel, type Feature, type Part } from '@cowork/plugin-cad';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';

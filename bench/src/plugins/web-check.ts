@@ -11,7 +11,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTempHost, type Host, type Json } from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { type Host } from '@cowork/host/embed';
+import { openTempHost } from '@cowork/host/testkit';
 import { latencyLine } from '../stats';
 import { launchBrowser, plugin, PACKING_PLANNER_STEPS, runCheck, sampleApp, type CheckResult, type WebApp } from '@cowork/plugin-web';
 

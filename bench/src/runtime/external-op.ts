@@ -8,7 +8,8 @@
  * The application here is a timer standing in for Blender (the blender benchmark drives the real
  * one): what is measured is the host's side. BENCH_EXTERNAL_OPS (default 10). Asserts nothing.
  */
-import { defineKind, definePlugin, openTempHost, type ExternalSession } from '@cowork/host';
+import { defineKind, definePlugin, type ExternalSession } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 import { latencyLine } from '../stats';
 
 const OP_MS = Number(process.env.BENCH_EXTERNAL_OP_MS ?? 200);

@@ -10,7 +10,7 @@
  *
  * BENCH_LOG_MIB (default 30), BENCH_LOG_POLLS (default 20). Prints figures; asserts nothing.
  */
-import { openTempHost } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 import { timed } from '../clock';
 import { latencyLine } from '../stats';
 import { machineLine } from './report';

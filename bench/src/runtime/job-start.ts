@@ -5,7 +5,7 @@
  *
  * BENCH_JOB_SAMPLES (default 20), after 2 warm-up starts. Prints figures; asserts nothing.
  */
-import { openTempHost } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 import { latencyLine } from '../stats';
 
 const SAMPLES = Number(process.env.BENCH_JOB_SAMPLES ?? 20);

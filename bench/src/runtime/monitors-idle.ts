@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 100);
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);

@@ -1,4 +1,5 @@
-import { Host, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { Host } from '@cowork/host/embed';
 import type { CommitAttempt, CommitTarget, SyncMode } from './commit-target';
 
 /**

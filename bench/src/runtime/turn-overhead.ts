@@ -10,19 +10,9 @@
  *
  * Prints figures; asserts nothing.
  */
-import {
-  AgentRuntime,
-  openTempHost,
-  OpenAiCompatibleProvider,
-  buildContext,
-  loadRecentContext,
-  reply,
-  startScriptedModelServer,
-  type Json,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelResponse,
-} from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { AgentRuntime, OpenAiCompatibleProvider, buildContext, loadRecentContext, type ModelProvider, type ModelRequest, type ModelResponse } from '@cowork/host/embed';
+import { openTempHost, reply, startScriptedModelServer } from '@cowork/host/testkit';
 import { summarizeLatencies } from '../stats';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);

@@ -10,7 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, fuzzRoutes, Host, type Json } from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { createServer, Host } from '@cowork/host/embed';
+import { fuzzRoutes } from '@cowork/host/testkit';
 import { closeHostAndStopBlender } from '@cowork/plugin-blender-bridge';
 
 const CASES = Number(process.env.BENCH_FUZZ_CASES ?? 300);

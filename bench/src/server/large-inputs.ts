@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { createServer, Host } from '@cowork/host';
+import { createServer, Host } from '@cowork/host/embed';
 import { latencyLine } from '../stats';
 
 const ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 5);

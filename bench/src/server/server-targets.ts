@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, Host } from '@cowork/host';
+import { createServer, Host } from '@cowork/host/embed';
 import Fastify from 'fastify';
 import type { ResourceHead } from './server-messages';
 

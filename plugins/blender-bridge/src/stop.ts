@@ -1,4 +1,8 @@
-import type { Host } from '@cowork/host';
+/** The part of a host this needs: its jobs and a way to close it (a plugin does not import the host itself). */
+interface ClosableHost {
+  readonly jobs: { list(options: { status: 'running' }): Promise<{ command: string; pid: number | null; pgid: number | null; supervisorPid: number | null }[]> };
+  close(): Promise<void>;
+}
 
 const POLL_MS = 50;
 
@@ -8,7 +12,7 @@ const POLL_MS = 50;
  * end and exited, so the workspace is quiet (a test or benchmark can remove it). The host closes
  * first because an open session restarts a Blender that stops.
  */
-export async function closeHostAndStopBlender(host: Host, timeoutMs = 30_000): Promise<void> {
+export async function closeHostAndStopBlender(host: ClosableHost, timeoutMs = 30_000): Promise<void> {
   const blenders = (await host.jobs.list({ status: 'running' })).filter((job) => job.command === 'blender');
   await host.close();
   for (const job of blenders) {

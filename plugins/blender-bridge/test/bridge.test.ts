@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host } from '@cowork/host';
+import { Host } from '@cowork/host/embed';
 import { BlenderProcess, childLauncher, jobLauncher, socketPathFor } from '../src/bridge/blender-process';
 import { BridgeCommandError, BridgeGoneError } from '../src/bridge/client';
 import { initialScene, type Scene } from '../src/content';

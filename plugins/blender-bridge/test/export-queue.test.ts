@@ -4,7 +4,9 @@
 // would wait too long, or join too long a queue, fails with `busy` (503 over HTTP) having started
 // nothing. Concurrent commits of a scene whose Blender is not open start one Blender job.
 import { rmSync } from 'node:fs';
-import { createServer, isCoworkError, openTempHost, type CoworkServer, type Json, type TempHost } from '@cowork/host';
+import { isCoworkError, type Json } from '@cowork/host';
+import { createServer, type CoworkServer } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { blenderBridgePlugin, closeHostAndStopBlender, type SceneQueueLimits } from '../src';
 import { initialScene, type Scene } from '../src/content';
 import { applySceneOp } from '../src/ops';

@@ -8,7 +8,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host, PluginRegistry, isCoworkError, type Json, type RevisionRecord } from '@cowork/host';
+import { isCoworkError, type Json, type RevisionRecord } from '@cowork/host';
+import { Host, PluginRegistry } from '@cowork/host/embed';
 import { closeHostAndStopBlender, plugin } from '../src';
 import { socketPathFor } from '../src/bridge/blender-process';
 import { BridgeClient } from '../src/bridge/client';

@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Host, createServer, isCoworkError, type CoworkServer, type Json } from '@cowork/host';
+import { isCoworkError, type Json } from '@cowork/host';
+import { Host, createServer, type CoworkServer } from '@cowork/host/embed';
 import { blenderBridgePlugin, closeHostAndStopBlender, type SceneQueueLimits } from '../src';
 import { socketPathFor } from '../src/bridge/blender-process';
 import { initialScene } from '../src/content';

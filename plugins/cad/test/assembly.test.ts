@@ -4,7 +4,8 @@
 // valid solid per part.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type Json, type TempHost, type ToolResult } from '@cowork/host';
+import { type Json, type ToolResult } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type Assembly, type AssemblyPart } from '../src';
 import { freecadRead, part } from './parts';
 

@@ -6,7 +6,8 @@
 // invalid_file and creates nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCoworkError, openTempHost, type TempHost } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { Box3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { plugin, sharedKernel, type Part } from '../src';

@@ -4,7 +4,9 @@
 // cad_edit refuses ops whose part would not build (fillet too large, a cut leaving nothing, a
 // corrupt STEP solid) with the feature at fault and leaves the revision unchanged; a revision
 // committed without that check still reports the failing feature on export and in cad_check.
-import { LiveTestClient, openTempHost, type TempHost, PluginRegistry, createServer, type CoworkServer, type Json, type ToolResult } from '@cowork/host';
+import { type Json, type ToolResult } from '@cowork/host';
+import { PluginRegistry, createServer, type CoworkServer } from '@cowork/host/embed';
+import { LiveTestClient, openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sharedKernel, type Part, type PartOp } from '../src';
 
 const TOKEN = 'cad-test-token-0123456789';

@@ -1,7 +1,7 @@
 // Invariant: a long-lived host with the CAD plugin loads OpenCascade when it starts (so the first
 // request does not wait for the WASM), a short command's host does not, and closing the last host
 // stops the CAD worker; a host closing while another still uses the kernel leaves it running.
-import { openTempHost, type TempHost } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sharedKernel } from '../src';
 
 const open = (options: { pollMonitors?: boolean } = {}): Promise<TempHost> => openTempHost({ plugins: [plugin], prefix: 'cowork-cad-life-', ...options });

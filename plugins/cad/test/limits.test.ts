@@ -5,7 +5,9 @@
 // invalid_op or invalid_content naming the feature, the field and the allowed range, and nothing is
 // written; the server then goes on building parts. Parameter names are the person's own keys:
 // `__proto__` is refused, and `constructor` or `toString` are parameters like any other.
-import { openTempHost, createServer, type CoworkServer, type Json, type TempHost } from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { createServer, type CoworkServer } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type Assembly, type Part, type PartOp } from '../src';
 import { part } from './parts';
 

@@ -4,7 +4,8 @@
 // for a commit that timed out. The stalls are real OpenCascade work: the 1e-30 mm sphere of issue 11
 // fused at a box's corner (OCCT loops for ever; the range check is lowered to let it through) and a
 // 1 km sphere hollowed to a 1 mm shell (legal sizes, tens of seconds of booleans).
-import { isCoworkError, openTempHost, type TempHost } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sharedKernel, type Part } from '../src';
 import { CadKernel, timeoutFromEnvironment } from '../src/geometry/kernel';
 import { LIMITS } from '../src/part/limits';

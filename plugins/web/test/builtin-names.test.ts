@@ -3,7 +3,8 @@
 // exist is refused and commits nothing, it clashes with a folder of the same name, and it can be
 // created, renamed, diffed and deleted. A path with a "__proto__" segment, which a plain object
 // cannot hold as a key, is refused as an op (invalid_op) and in a content (invalid_content).
-import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type WebApp } from '../src';
 import { app } from './app';
 

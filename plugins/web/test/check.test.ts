@@ -7,7 +7,8 @@
 // tool error naming the Debian package.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type TempHost, type Json, type ToolContext } from '@cowork/host';
+import { type Json, type ToolContext } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, PACKING_PLANNER_STEPS, sampleApp, webCheckTool, type CheckInput, type CheckResult, type StepResult } from '../src';
 
 const TEN_STEPS = [...PACKING_PLANNER_STEPS];

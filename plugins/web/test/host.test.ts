@@ -4,7 +4,9 @@
 // missing) is refused with a clear error and writes nothing; the zip export, the view and the
 // summary come through the host's services; and web_check's input schema refuses malformed steps.
 import { unzipSync } from 'fflate';
-import { openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { PluginRegistry } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sampleApp, type WebApp } from '../src';
 
 describe('web plugin in a host', () => {

@@ -7,7 +7,8 @@
 // stopped, not inflated), and a file named `__proto__` is refused rather than dropped.
 import { Zip, ZipDeflate, strToU8, zipSync } from 'fflate';
 import { deflateRawSync } from 'node:zlib';
-import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sampleApp, zipWebApp } from '../src';
 import { PIXEL_PNG, app } from './app';
 import { forgeZip, zeroBomb } from './forge-zip';

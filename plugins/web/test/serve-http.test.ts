@@ -1,7 +1,8 @@
 // Invariant: the host's server serves a web.app revision live through the kind's `app.file`: the
 // entry at /apps/:id/ (the newest revision) and each file at /apps/:id/r/:revision/<path>, with
 // the media type from its extension, and a 404 for a file the app does not have.
-import { createServer, openTempHost, type CoworkServer, type TempHost } from '@cowork/host';
+import { createServer, type CoworkServer } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sampleApp } from '../src';
 
 const TOKEN = 'web-plugin-test-token-0123456789';

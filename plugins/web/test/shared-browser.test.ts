@@ -2,7 +2,9 @@
 // host), and each check runs in a fresh context of it; a Chromium that died is started again by the
 // next check; closing the host stops it.
 import { readdirSync, readFileSync } from 'node:fs';
-import { openTempHost, type Host, type Json, type TempHost } from '@cowork/host';
+import { type Json } from '@cowork/host';
+import { type Host } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, sampleApp, sharedChromium, type CheckResult } from '../src';
 
 const open = (): Promise<TempHost> => openTempHost({ plugins: [plugin], prefix: 'cowork-web-shared-' });

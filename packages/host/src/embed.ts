@@ -1,0 +1,35 @@
+/**
+ * Embedding the host (`@cowork/host/embed`): opening a workspace (`Host.open`), serving it over
+ * HTTP and WebSocket (`createServer`), running tasks (`AgentRuntime`) with a model provider, and the
+ * services a host is made of. Plugins never need this; they import `@cowork/host`.
+ */
+export { Host, type HostOptions } from './host';
+export { createServer, type CoworkServer, type ServerOptions } from './server/create-server';
+export { PluginRegistry, type PluginProblem, type RegisteredKind, type RegisteredTool } from './plugins/registry';
+export { textPlugin } from './plugins/builtin/text-plugin';
+export type { EventRecord, Store, StoreTx } from './store';
+export { Coordinator } from './coordinator/coordinator';
+export type { CoordinatorEvent, CoordinatorEventInput, CoordinatorEventType } from './coordinator/events';
+export type { AssignmentState, CoordinatorState, Lifecycle, TaskState } from './coordinator/state';
+export { AgentRuntime, type RuntimeOptions, type RuntimeEvent, type TaskRunResult, type SubagentResult } from './agents/runtime';
+export type { GateBlocker, GateContributor } from './agents/completion-gate';
+export { readTaskView, listTasks, type TaskView } from './agents/task-view';
+export { buildContext, type BuiltContext, type ContextInput } from './agents/context-builder';
+export { loadRecentContext } from './agents/context-loader';
+export type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec, TokenUsage } from './models/types';
+export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createModelProvider, modelConfigFromEnv, MODEL_ENV, type ModelConfig } from './models';
+export { JobService, type JobServiceOptions, type StartOptions as StartJobOptions } from './jobs/job-service';
+export type { StartJobInput } from './jobs/job-input';
+export type { JobRecord, JobStatus } from './store/job-records';
+export {
+  MonitorService,
+  type CheckResult,
+  type CreateMonitorOptions,
+  type MonitorEvent,
+  type MonitorEventListener,
+  type MonitorOwner,
+  type MonitorServiceOptions,
+} from './monitors/monitor-service';
+export type { CreateMonitorInput } from './monitors/monitor-input';
+export { parseCron, nextCronTime, type CronSchedule } from './monitors/cron';
+export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from './store/monitor-records';
