@@ -10,7 +10,9 @@
  *
  * BENCH_OFFICE_RUNS (default 3) runs per row. Prints figures; asserts nothing.
  */
-import { openTempHost, type Host, type Json, type ToolContext } from '@cowork/host';
+import { type Json, type ToolContext } from '@cowork/host';
+import { type Host } from '@cowork/host/embed';
+import { openTempHost } from '@cowork/host/testkit';
 import { plugin } from '@cowork/plugin-office';
 import { machineLine } from '../runtime/report';
 import { formatTable, ms } from '../server/table';

@@ -6,7 +6,7 @@
  *
  * BENCH_OFFICE_SAMPLES (default 10), after 2 warm-up rounds. Prints figures; asserts nothing.
  */
-import { openTempHost } from '@cowork/host';
+import { openTempHost } from '@cowork/host/testkit';
 import { plugin, type Presentation, type Slide } from '@cowork/plugin-office';
 import { latencyLine } from '../stats';
 

@@ -4,7 +4,7 @@
 // holding the text, and a document built as 30 pages gives 30 pages.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type TempHost } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type DocumentContent } from '../src';
 import { RED_PIXEL_PNG, longDocument, sampleDocument } from './document-fixtures';
 import { convertWithLibreOffice, pdfPages, pdfText, readWithPythonDocx } from './document-tools';

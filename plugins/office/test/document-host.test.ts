@@ -4,7 +4,9 @@
 // are refused with a clear error and write no revision. Summaries stay compact: a 30-page document
 // summarizes as an outline of headings with block counts, not its text.
 import { join } from 'node:path';
-import { Host, openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { Host, PluginRegistry } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type DocumentContent } from '../src';
 import { longDocument, paragraph, sampleDocument } from './document-fixtures';
 

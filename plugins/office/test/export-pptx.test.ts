@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type TempHost } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin } from '../src';
 import { deck, richDeck, slide } from './deck';
 

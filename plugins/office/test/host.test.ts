@@ -3,7 +3,9 @@
 // base keeps both changes. The plugin passes every loader check, and diff and view speak per slide.
 // An image over the limit (5.5 MB, or 50 MB, past the host's op size) is refused with a message that
 // says the size and what to do, and nothing is written; a 20-slide summary stays compact.
-import { openTempHost, type TempHost, PluginRegistry, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { PluginRegistry } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin } from '../src';
 import type { Presentation } from '../src';
 import { deck, pngDataUri, richDeck, slide } from './deck';

@@ -6,7 +6,8 @@
 // waits for a worker or is under way, and the worker goes on to the next task.
 import JSZip from 'jszip';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CoworkError, isCoworkError, openTempHost, type TempHost } from '@cowork/host';
+import { CoworkError, isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { importDocx, importPptx, plugin, type DocumentContent } from '../src';
 import { renderDocx } from '../src/document/export-docx';
 import { fromPieces, toPieces } from '../src/offload/pieces';

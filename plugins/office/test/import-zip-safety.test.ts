@@ -8,7 +8,8 @@
 // ("constructor") is `invalid_file`, not a plugin failure. Nothing is created by a refused file.
 import JSZip from 'jszip';
 import { deflateRawSync } from 'node:zlib';
-import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type DocumentContent, type Presentation } from '../src';
 import { renderDocx } from '../src/document/export-docx';
 import { renderPptx } from '../src/presentation/export-pptx';

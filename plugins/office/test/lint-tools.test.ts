@@ -6,7 +6,8 @@
 // breaks leave. office_preview writes one PNG per slide into the workspace. Both refuse other kinds.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type TempHost, type Json, type ToolContext, type ToolResult } from '@cowork/host';
+import { type Json, type ToolContext, type ToolResult } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { PNG } from 'pngjs';
 import { plugin, type Presentation } from '../src';
 import { lintPresentation } from '../src/lint/presentation-lint';

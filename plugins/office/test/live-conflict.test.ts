@@ -3,7 +3,8 @@
 // revision_conflict with currentRevision and candidateId; the agent reads the change by others,
 // accepts its candidate on the new base, the person's live client receives both revisions in
 // order, and the final deck holds both changes.
-import { LiveTestClient, openTempHost, type TempHost, createServer, type CoworkServer } from '@cowork/host';
+import { createServer, type CoworkServer } from '@cowork/host/embed';
+import { LiveTestClient, openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin, type Presentation } from '../src';
 import { deck, slide } from './deck';
 

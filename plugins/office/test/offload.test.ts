@@ -4,7 +4,8 @@
 // thread: the same file parts, the same contact sheet byte for byte, the same boxes. The pool answers
 // tasks in order one per worker, fails a task with its own error and goes on, drops a task aborted
 // while it waits, and with 0 threads (COWORK_OFFICE_WORKERS=0) runs tasks on the calling thread.
-import { openTempHost, type TempHost, type Json, type ToolContext } from '@cowork/host';
+import { type Json, type ToolContext } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import JSZip from 'jszip';
 import { PNG } from 'pngjs';
 import { plugin, type Presentation } from '../src';

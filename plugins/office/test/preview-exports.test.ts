@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTempHost, type TempHost, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { PNG } from 'pngjs';
 import { plugin } from '../src';
 import { SHEET_GAP } from '../src/preview/contact-sheet';

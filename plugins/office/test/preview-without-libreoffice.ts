@@ -1,6 +1,7 @@
 // Run by preview-exports.test.ts with a PATH that holds no soffice: exports a deck to pdf through a
 // real Host and prints the error it gets, as JSON, on stdout.
-import { Host, isCoworkError } from '@cowork/host';
+import { isCoworkError } from '@cowork/host';
+import { Host } from '@cowork/host/embed';
 import { plugin } from '../src';
 import { deck } from './deck';
 
