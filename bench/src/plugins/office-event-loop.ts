@@ -1,21 +1,25 @@
 /**
- * How long office exports block the host's event loop. Through a real Host, a 20-slide deck with a
+ * How long office work blocks the host's event loop. Through a real Host, a 20-slide deck with a
  * photo-sized picture on every other slide is exported to pptx, pdf and png, and a 30-page
  * document with six pictures to docx, pdf and png; then `office_preview` and `office_lint` run on
  * each. Every timed run exports a new revision, so LibreOffice renders are cold. While each runs, a
  * 1 ms timer measures how late the loop gets to it: the worst delay is the longest stall a request
  * such as `/api/health` would have waited behind. The first row is the same measure over an idle
- * loop, the floor of what the machine itself adds.
+ * loop, the floor of what the machine itself adds. Then large docx and pptx files are imported
+ * (see importRows), and the deck and the document are saved (see saveRows).
  *
  * `COWORK_OFFICE_WORKERS=0` runs the plugin's parsing and serialisation on the calling thread (the
  * path before they moved to worker threads): `npm run bench:office-loop` runs both, in-thread
  * first, so the two tables compare. Both start LibreOffice and poppler through the plugin's program
  * runner and write files asynchronously, so the in-thread figures are somewhat lower than the
- * plugin's before the change. BENCH_OFFICE_RUNS (default 3) runs per row; the worst and p99
- * columns are over all of a row's runs. Prints figures; asserts nothing.
+ * plugin's before the change. BENCH_OFFICE_RUNS (default 3) runs per row (saves: 10); the worst
+ * and p99 columns are over all of a row's runs. BENCH_OFFICE_ROWS (default
+ * `exports,imports,saves`) picks the groups of rows. Prints figures; asserts nothing.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { openTempHost, type Host, type Json, type ToolContext } from '@cowork/host';
+import { SafeZip, type Json, type ToolContext } from '@cowork/host';
+import { type Host } from '@cowork/host/embed';
+import { openTempHost } from '@cowork/host/testkit';
 import { plugin } from '@cowork/plugin-office';
 import { machineLine } from '../runtime/report';
 import { formatTable, ms } from '../server/table';
@@ -25,6 +29,9 @@ const RUNS = Number(process.env.BENCH_OFFICE_RUNS ?? 3);
 const SLIDES = 20;
 const PAGES = 30;
 const IDLE_MS = 10_000;
+/** Commits per save row: each is short, so more of them. */
+const SAVE_RUNS = 10;
+const MiB = 1024 * 1024;
 
 type Row = [string, string, string, string, string, string];
 
@@ -46,31 +53,154 @@ interface Sample {
 
 async function main(): Promise<void> {
   const workers = process.env.COWORK_OFFICE_WORKERS;
+  const groups = new Set((process.env.BENCH_OFFICE_ROWS ?? 'exports,imports,saves').split(',').map((g) => g.trim()));
   const host = await openTempHost({ plugins: [plugin], prefix: 'cowork-bench-office-loop-' });
   const rows: Row[] = [row('idle loop', `${IDLE_MS} ms`, [await sample(() => new Promise((resolve) => setTimeout(resolve, IDLE_MS)))])];
   try {
-    for (const subject of [deckSubject(), documentSubject()]) {
-      const r = await host.resources.create({ kind: subject.kind, content: subject.content, operator: 'human:bench' });
-      let revision = r.revision;
-      let touches = 0;
-      const fresh = async (): Promise<void> => {
-        revision = (await host.resources.commit(r.id, { baseRevision: revision, op: subject.touch(touches++), operator: 'human:bench' })).revision;
-      };
-      // One untimed export first: modules load and the first soffice warms the disk cache.
-      await host.exports.export(r.id, 'pdf');
-      for (const format of [subject.office, 'pdf', 'png']) {
-        rows.push(row(subject.label, format, await runs(fresh, () => host.exports.export(r.id, format))));
-      }
-      for (const tool of ['office_preview', 'office_lint']) {
-        rows.push(row(subject.label, tool, await runs(fresh, () => callTool(host, tool, { resourceId: r.id }))));
-      }
-    }
-    console.log(`office exports: event-loop delay while each runs (COWORK_OFFICE_WORKERS=${workers ?? 'unset: worker threads'}), ${RUNS} cold runs per row`);
+    if (groups.has('exports')) await exportRows(host, rows);
+    if (groups.has('imports')) await importRows(host, rows);
+    if (groups.has('saves')) await saveRows(host, rows);
+    console.log(`office work: event-loop delay while each runs (COWORK_OFFICE_WORKERS=${workers ?? 'unset: worker threads'}), ${RUNS} runs per row (exports cold)`);
     console.log(machineLine());
-    console.log(formatTable(['subject', 'export', 'median ms', 'max ms', 'worst loop delay ms', 'p99 loop delay ms'], rows, 2));
+    console.log(formatTable(['subject', 'work', 'median ms', 'max ms', 'worst loop delay ms', 'p99 loop delay ms'], rows, 2));
   } finally {
     await host.dispose();
   }
+}
+
+async function exportRows(host: Host, rows: Row[]): Promise<void> {
+  for (const subject of [deckSubject(), documentSubject()]) {
+    const r = await host.resources.create({ kind: subject.kind, content: subject.content, operator: 'human:bench' });
+    let revision = r.revision;
+    let touches = 0;
+    const fresh = async (): Promise<void> => {
+      revision = (await host.resources.commit(r.id, { baseRevision: revision, op: subject.touch(touches++), operator: 'human:bench' })).revision;
+    };
+    // One untimed export first: modules load and the first soffice warms the disk cache.
+    await host.exports.export(r.id, 'pdf');
+    for (const format of [subject.office, 'pdf', 'png']) {
+      rows.push(row(subject.label, format, await runs(fresh, () => host.exports.export(r.id, format))));
+    }
+    for (const tool of ['office_preview', 'office_lint']) {
+      rows.push(row(subject.label, tool, await runs(fresh, () => callTool(host, tool, { resourceId: r.id }))));
+    }
+  }
+}
+
+/**
+ * Imports of large files: a docx whose parts unpack to about 4 MiB and one near the 8 MiB limit
+ * (text with styled runs, lists, tables and a few pictures), and a pptx near the limit. Each is
+ * made by the plugin's own export, then imported twice per run: by the plugin's importer alone
+ * (reading the zip and parsing its XML), and through the host (the importer, then the host's
+ * checks and write of the new resource), which is what `POST /api/resources/import` does.
+ */
+async function importRows(host: Host, rows: Row[]): Promise<void> {
+  const files = [
+    await importFile(host, 'office.document', 'docx', 4 * MiB, bigDocument),
+    await importFile(host, 'office.document', 'docx', 7.5 * MiB, bigDocument),
+    await importFile(host, 'office.presentation', 'pptx', 7.5 * MiB, bigDeck),
+  ];
+  const noop = async (): Promise<void> => {};
+  for (const file of files) {
+    const importer = plugin.kinds.find((k) => k.name === file.kind)!.imports![file.format]!;
+    const context = { fileName: `big.${file.format}`, workDir: host.workspaceDir, signal: new AbortController().signal, maxContentBytes: 8 * MiB };
+    await importer.import(file.data, context); // untimed: modules load, workers start
+    rows.push(row(file.label, `${file.format} import (plugin)`, await runs(noop, () => importer.import(file.data, context))));
+    rows.push(row(file.label, `${file.format} import (host)`, await runs(noop, () => host.imports.importFile({ kind: file.kind, data: file.data, fileName: `big.${file.format}`, operator: 'human:bench' }))));
+  }
+}
+
+/**
+ * Saves of a deck and a document with pictures: each commit changes a title, and the host runs
+ * the kind's checks on the whole content (its pictures' base64 included) before writing it. The
+ * second row is the kind's checks alone, on a copy of the content read back from JSON each time
+ * (as a commit's content is a new object, not the one checked before).
+ */
+async function saveRows(host: Host, rows: Row[]): Promise<void> {
+  for (const subject of [deckSubject(), documentSubject()]) {
+    const r = await host.resources.create({ kind: subject.kind, content: subject.content, operator: 'human:bench' });
+    let revision = r.revision;
+    let touches = 0;
+    const commit = async (): Promise<void> => {
+      revision = (await host.resources.commit(r.id, { baseRevision: revision, op: subject.touch(touches++), operator: 'human:bench' })).revision;
+    };
+    await commit();
+    const label = `${subject.label} (${(JSON.stringify(subject.content).length / MiB).toFixed(1)} MB)`;
+    rows.push(row(label, 'save (commit)', await runs(async () => {}, commit, SAVE_RUNS)));
+    const kind = plugin.kinds.find((k) => k.name === subject.kind)!;
+    const text = JSON.stringify(subject.content);
+    let copy: Json = null;
+    const context = { signal: new AbortController().signal, resources: host.resources };
+    const check = async (): Promise<void> => {
+      const problems = await kind.checkContent!(copy, context);
+      if (problems.length > 0) throw new Error(`the bench's ${subject.kind} has problems: ${problems.join('; ')}`);
+    };
+    rows.push(row(label, "the kind's checks", await runs(async () => void (copy = JSON.parse(text) as Json), check, SAVE_RUNS)));
+  }
+}
+
+interface ImportSubject {
+  readonly label: string;
+  readonly kind: string;
+  readonly format: string;
+  readonly data: Uint8Array;
+}
+
+/**
+ * A file of `format` whose parts unpack to about `target` bytes: `make(n)` builds a content of
+ * `n` units, exported once to learn the bytes per unit, then again at the size that fits.
+ */
+async function importFile(host: Host, kind: string, format: string, target: number, make: (n: number) => Json): Promise<ImportSubject> {
+  const exported = async (n: number): Promise<{ data: Uint8Array; unpacked: number }> => {
+    const r = await host.resources.create({ kind, content: make(n), operator: 'human:bench' });
+    const { data } = await host.exports.export(r.id, format);
+    return { data, unpacked: SafeZip.open(data, { maxEntryBytes: Infinity, maxTotalBytes: Infinity }, format).entries.reduce((sum, e) => sum + e.size, 0) };
+  };
+  // Pictures and fixed parts make the size grow slower than n: three rounds of scaling land near the target.
+  let n = 100;
+  let file = await exported(n);
+  for (let round = 0; round < 3 && Math.abs(file.unpacked - target) > target / 50; round++) {
+    n = Math.max(1, Math.floor((n * target) / file.unpacked));
+    file = await exported(n);
+  }
+  return { label: `${format}, ${(file.data.byteLength / MiB).toFixed(1)} MB file, ${(file.unpacked / MiB).toFixed(1)} MiB unpacked`, kind, format, data: file.data };
+}
+
+/** `n` sections of styled paragraphs, a list and a table, a picture every 40 sections (at most 4). */
+function bigDocument(n: number): Json {
+  const blocks: Json[] = [];
+  for (let i = 1; i <= n; i++) {
+    blocks.push({ id: `h-${i}`, type: 'heading', level: 2, runs: [{ text: `Section ${i}` }] });
+    for (const part of ['a', 'b']) {
+      blocks.push({
+        id: `p-${i}-${part}`,
+        type: 'paragraph',
+        runs: [{ text: 'The regional figures for this period were gathered ' }, { text: 'on the same template', bold: true }, { text: ' and checked twice, so they compare; ' }, { text: 'see the table below.', italic: true }],
+      });
+    }
+    blocks.push({ id: `l-${i}`, type: 'list', ordered: i % 2 === 0, items: [{ runs: [{ text: `Point ${i}.1` }], level: 0 }, { runs: [{ text: `Detail ${i}.1.1` }], level: 1 }] });
+    blocks.push({ id: `t-${i}`, type: 'table', table: { header: true, rows: [['Region', 'Q1', 'Q2'], ['North', String(i), String(i + 1)]] } });
+    if (i % 40 === 0 && i <= 160) blocks.push({ id: `img-${i}`, type: 'image', image: { src: photoDataUri(400, 300, i), alt: `Figure ${i}`, widthIn: 4 } });
+  }
+  return { title: 'Large report', page: { size: 'A4', orientation: 'portrait', marginsMm: { top: 25, right: 25, bottom: 25, left: 25 } }, blocks };
+}
+
+/** `n` slides of bullets with styled runs, a table every fifth slide, a picture every 50th (at most 4), notes. */
+function bigDeck(n: number): Json {
+  const slides = Array.from({ length: n }, (_, i): Json => ({
+    id: `s${i + 1}`,
+    layout: 'title_and_bullets',
+    title: `Topic ${i + 1}: what changed`,
+    bullets: Array.from({ length: 6 }, (_, b): Json => ({ text: `Point ${b + 1} of slide ${i + 1}: the figures moved`, level: b % 2, runs: [{ text: `Point ${b + 1} of slide ${i + 1}: ` }, { text: 'the figures moved', bold: true }] })),
+    elements:
+      i % 50 === 49 && i < 200
+        ? [{ id: `photo-${i}`, type: 'image', image: { src: photoDataUri(400, 300, i), alt: `Photo ${i}` } }]
+        : i % 5 === 2
+          ? [{ id: `numbers-${i}`, type: 'table', table: { header: true, rows: [['Region', 'Q1', 'Q2'], ['North', '12', '14'], ['South', '9', '11']] } }]
+          : [],
+    notes: `Speaker notes for slide ${i + 1}.`,
+  }));
+  return { title: 'Large deck', slides };
 }
 
 function row(subject: string, what: string, samples: readonly Sample[]): Row {
@@ -78,10 +208,10 @@ function row(subject: string, what: string, samples: readonly Sample[]): Row {
   return [subject, what, ms(time.p50Ms), ms(time.maxMs), ms(Math.max(...samples.map((s) => s.worstMs))), ms(Math.max(...samples.map((s) => s.p99Ms)))];
 }
 
-/** `RUNS` samples of `measure`, each after an untimed `prepare`. */
-async function runs(prepare: () => Promise<void>, measure: () => Promise<unknown>): Promise<Sample[]> {
+/** `count` samples of `measure`, each after an untimed `prepare`. */
+async function runs(prepare: () => Promise<void>, measure: () => Promise<unknown>, count = RUNS): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < count; i++) {
     await prepare();
     samples.push(await sample(measure));
   }
