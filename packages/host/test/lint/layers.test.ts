@@ -1,0 +1,36 @@
+/**
+ * Invariant: the layer rule (tools/eslint-rules/layers.mjs, run by `npm test`'s lint) refuses an
+ * upward import in the host, a plugin importing host internals or another entry than the plugin
+ * API, and a plugin importing another plugin; it accepts the imports the tree is built of. The
+ * planted files are linted as text under their would-be paths: nothing is written.
+ */
+import { join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = resolve(__dirname, '..', '..', '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+async function layerProblems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === 'cowork/layers').map((m) => m.message);
+}
+
+it.each([
+  ['an upward import in the host', 'packages/host/src/util/planted.ts', "import { Host } from '../host';\nexport const x = Host;\n", /util may not import host, a layer above it/],
+  ['the runtime importing the host that assembles it', 'packages/host/src/agents/planted.ts', "import type { Host } from '../host';\nexport type X = Host;\n", /agents may not import host/],
+  ['the store importing the resource protocol', 'packages/host/src/store/planted.ts', "export type X = import('../resources/commit').Change;\n", /store may not import resources/],
+  ['a plugin importing host internals', 'plugins/web/src/planted.ts', "import { jsonEqual } from '../../../packages/host/src/util/json';\nexport const x = jsonEqual;\n", /reaches outside its own folder/],
+  ['a plugin importing the embedding entry', 'plugins/web/src/planted.ts', "import { Host } from '@cowork/host/embed';\nexport const x = Host;\n", /import only the plugin entry @cowork\/host/],
+  ['a plugin importing another plugin', 'plugins/cad/src/planted.ts', "import { plugin } from '@cowork/plugin-office';\nexport const x = plugin;\n", /may not import another plugin/],
+  ['a deep import of a build output', 'bench/src/planted.ts', "import { Host } from '@cowork/host/dist/host';\nexport const x = Host;\n", /not its files/],
+])('refuses %s', async (_name, file, code, message) => {
+  expect(await layerProblems(file, code)).toEqual([expect.stringMatching(message)]);
+});
+
+it.each([
+  ['a host module importing a lower layer', 'packages/host/src/server/planted.ts', "import { readTaskView } from '../agents/task-view';\nexport const x = readTaskView;\n"],
+  ['a plugin importing the plugin API', 'plugins/web/src/planted.ts', "import { definePlugin } from '@cowork/host';\nexport const x = definePlugin;\n"],
+  ["a plugin's test using the testkit", 'plugins/web/test/planted.test.ts', "import { openTempHost } from '@cowork/host/testkit';\nexport const x = openTempHost;\n"],
+])('accepts %s', async (_name, file, code) => {
+  expect(await layerProblems(file, code)).toEqual([]);
+});
