@@ -8,7 +8,8 @@ import type { Store } from '../store/store';
 import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
 import { buildContext } from './context-builder';
 import { loadRecentContext, PAGE } from './context-loader';
-import { asJson, toChatMessage, unansweredToolCalls } from './conversation';
+import { asJson } from '../util/json';
+import { toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
 import type { Inbox } from './inbox';
 import { recordModelCall } from './model-calls';
@@ -210,7 +211,7 @@ export class AgentLoop {
         signal: s.signal,
       });
     } catch (error) {
-      if (isCoworkError(error)) return { isError: true, content: error.toJSON() as unknown as Json };
+      if (isCoworkError(error)) return { isError: true, content: asJson(error.toJSON()) };
       return errorOutcome('tool_failed', `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

@@ -1,3 +1,4 @@
+import { ERROR_CODES, type ErrorCode } from '../errors';
 import type { ToolSpec } from '../models/types';
 import type { Json } from '../store/records';
 
@@ -40,6 +41,6 @@ export interface AgentTool {
   run(input: Json, call: AgentToolCall): Promise<ToolOutcome>;
 }
 
-export function errorOutcome(code: string, message: string, details: Record<string, Json> = {}): ToolOutcome {
-  return { isError: true, content: { error: { code, message, ...details } } };
+export function errorOutcome(code: ErrorCode, message: string, details: Record<string, Json> = {}): ToolOutcome {
+  return { isError: true, content: { error: { code, message, hint: ERROR_CODES[code].hint, ...details } } };
 }

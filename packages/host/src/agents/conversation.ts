@@ -1,15 +1,11 @@
 import type { ChatMessage } from '../models/types';
 import type { ConversationRecord } from '../store/agent-records';
-import type { Json } from '../store/records';
 
 /** Conversation entries are stored as the chat messages themselves. */
 export function toChatMessage(record: ConversationRecord): ChatMessage {
   return record.message as unknown as ChatMessage;
 }
 
-export function asJson(message: ChatMessage): Json {
-  return message as unknown as Json;
-}
 
 /**
  * Tool calls of the newest assistant entry that have no result yet: the turn the host died in.

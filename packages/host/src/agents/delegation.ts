@@ -3,10 +3,10 @@ import { CoworkError } from '../errors';
 import type { HostServices } from './host-services';
 import type { AssignmentState } from '../coordinator/state';
 import { TERMINAL } from '../coordinator/state';
-import type { Json, Operator } from '../store/records';
+import type { Operator } from '../store/records';
 import { AgentLoop, type LoopEnd } from './agent-loop';
 import type { AgentTool, AgentToolCall, ToolOutcome } from './agent-tool';
-import { asJson } from './conversation';
+import { asJson } from '../util/json';
 import { encodeGrants, Grants } from './grants';
 import type { Inbox } from './inbox';
 import { MAIN_ONLY_TOOLS, type DelegateInput } from './main-tools';
@@ -81,7 +81,7 @@ export class Delegation {
       return { content: { acknowledged: true, assignmentId, agentId, note: 'The result will arrive in your Inbox.' } };
     }
     const result = TERMINAL.has(assignment.status) ? recordedResult(assignment) : await this.runSubagent(assignment);
-    return { content: result as unknown as Json, isError: result.status !== 'done' };
+    return { content: asJson(result), isError: result.status !== 'done' };
   }
 
   /** Runs (or joins) a subagent's loop. Async results go to Main's Inbox before the assignment is closed. */
@@ -106,12 +106,12 @@ export class Delegation {
             recipient: MAIN,
             sender: assignment.agentId,
             kind: 'result',
-            body: result as unknown as Json,
+            body: asJson(result),
           });
         }
         await this.deps.host.coordinator.record({
           type: 'assignment.finished',
-          data: { assignmentId: assignment.id, outcome: outcomeOf(result.status), result: result as unknown as Json },
+          data: { assignmentId: assignment.id, outcome: outcomeOf(result.status), result: asJson(result) },
         });
         this.deps.emit({ type: 'subagent_finished', taskId: assignment.taskId, assignmentId: assignment.id, agentId: assignment.agentId, outcome: outcomeOf(result.status), status: result.status });
         return result;

@@ -1,6 +1,6 @@
+import { asJson } from '../util/json';
 import { CoworkError } from '../errors';
 import type { ResourceApi } from '../plugins/resource-api';
-import type { Json } from '../store/records';
 import type { AgentTool, AgentToolCall, ToolOutcome } from './agent-tool';
 import type { GateBlocker } from './completion-gate';
 import type { Inbox } from './inbox';
@@ -114,7 +114,7 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       run: async (input): Promise<ToolOutcome> => {
         const blockers = await deps.gate();
         if (blockers.length > 0) {
-          return { isError: true, content: { refused: true, reason: 'completion_gate', blockers: blockers as unknown as Json } };
+          return { isError: true, content: { refused: true, reason: 'completion_gate', blockers: asJson(blockers) } };
         }
         return { content: { finished: true }, control: { type: 'finish', summary: String((input as { summary: string }).summary) } };
       },

@@ -1,3 +1,4 @@
+import { asJson } from '../util/json';
 import { CoworkError } from '../errors';
 import type { ResourceAccess } from '../plugins/types';
 import type { ResourceApi } from '../plugins/resource-api';
@@ -27,7 +28,7 @@ export function resourceTools(resources: ResourceApi, operator: Operator, grants
     }, ['resourceId'], async (input) => {
       await check(str(input, 'resourceId'), 'read');
       const view = await resources.viewFor(str(input, 'resourceId'), { operator, sinceRevision: num(input, 'sinceRevision') ?? 0 });
-      return { id: view.resource.id, kind: view.resource.kind, revision: view.resource.revision, summary: view.summary, content: view.resource.content, changesByOthers: view.changesByOthers as unknown as Json, selections: view.selections as unknown as Json };
+      return { id: view.resource.id, kind: view.resource.kind, revision: view.resource.revision, summary: view.summary, content: view.resource.content, changesByOthers: asJson(view.changesByOthers), selections: asJson(view.selections) };
     }),
     tool('create_draft', 'Start a private draft of a resource; only you can see it until you propose it.', { resourceId: { type: 'string' } }, ['resourceId'], async (input) => {
       await check(str(input, 'resourceId'), 'draft');

@@ -173,6 +173,16 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'The request (headers and body) did not arrive in full within the server\'s time limit, so the connection was closed and nothing was done. Send the whole request without pauses; for a slow link, raise COWORK_REQUEST_TIMEOUT_MS on the server.',
   },
+  unknown_tool: {
+    status: 400,
+    retryable: false,
+    hint: 'The model called a tool that does not exist (or is not one of this agent\'s); `message` lists the tools it has. Answered to the model as a tool error, which it can correct.',
+  },
+  tool_failed: {
+    status: 500,
+    retryable: false,
+    hint: 'A tool failed with an error that is not one of the host\'s coded errors; `message` says what went wrong. Answered to the model as a tool error; the task goes on.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

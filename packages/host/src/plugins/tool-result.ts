@@ -1,3 +1,4 @@
+import { asJson } from '../util/json';
 import { isCoworkError } from '../errors';
 import type { Json } from '../store/records';
 import type { ToolResult } from './types';
@@ -11,7 +12,7 @@ export async function asToolResult(fn: () => Promise<Json>): Promise<ToolResult>
   try {
     return { content: await fn() };
   } catch (error) {
-    if (isCoworkError(error)) return { content: error.toJSON() as unknown as Json, isError: true };
+    if (isCoworkError(error)) return { content: asJson(error.toJSON()), isError: true };
     throw error;
   }
 }

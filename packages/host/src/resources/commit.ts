@@ -2,7 +2,7 @@ import type { ResourceReader } from '../plugins/resource-api';
 import type { RegisteredKind } from '../plugins/registry';
 import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } from '../store/records';
 import type { StoreTx } from '../store/store';
-import { applyOpsSerialised, checkContentDomain, validateContentSerialised } from './kind-ops';
+import { applyOps, checkContentDomain, validateContent } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent } from '../plugins/revision-event';
 
@@ -64,7 +64,7 @@ export async function prepareChange(
     return { base: head, steps: [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }] };
   }
   if (change.action === 'external') {
-    const checked = validateContentSerialised(kind, change.content, limit);
+    const checked = validateContent(kind, change.content, limit);
     return { base: head, steps: [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }] };
   }
   const steps: Step[] = [];
@@ -72,9 +72,9 @@ export async function prepareChange(
   let revision = head.revision;
   for (const op of change.ops) {
     // The kind's model refuses an op that cannot apply before the application is touched.
-    let next = applyOpsSerialised(kind, current, [op], limit);
+    let next = applyOps(kind, current, [op], limit);
     revision += 1;
-    if (options.perform) next = validateContentSerialised(kind, await options.perform(op, revision), limit);
+    if (options.perform) next = validateContent(kind, await options.perform(op, revision), limit);
     current = next.content;
     steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
   }

@@ -31,5 +31,5 @@ export async function contentAt(
     snapshot.content,
     later.map((r) => r.op),
     maxBytes,
-  );
+  ).content;
 }

@@ -57,7 +57,7 @@ export class DraftService {
     const checked = validateOp(kind, op, this.deps.limits.maxContentBytes).op;
     return this.deps.store.transaction(async (tx) => {
       const current = requireOpen(await this.requireOwnDraft(tx, id, who));
-      const content = applyOps(kind, current.content, [checked], this.deps.limits.maxContentBytes);
+      const content = applyOps(kind, current.content, [checked], this.deps.limits.maxContentBytes).content;
       const next: DraftRecord = { ...current, content, ops: [...current.ops, checked], updatedAt: this.deps.now() };
       await tx.drafts.update(id, next);
       return next;

@@ -42,13 +42,11 @@ export interface SerialisedContent {
   readonly serialized: string;
 }
 
-/** Checks a whole content against the kind's schema and the size limit. */
-export function validateContent(registered: RegisteredKind, content: unknown, maxBytes: number): Json {
-  return validateSerialised(registered, content, maxBytes, false).content;
-}
-
-/** Checks a content from outside the host's own ops (what an external application reports). */
-export function validateContentSerialised(registered: RegisteredKind, content: unknown, maxBytes: number): SerialisedContent {
+/**
+ * Checks a whole content from outside the kind's own ops (given on create, imported, reported by an
+ * external application) against the kind's schema and the size limit; with its JSON text.
+ */
+export function validateContent(registered: RegisteredKind, content: unknown, maxBytes: number): SerialisedContent {
   return validateSerialised(registered, content, maxBytes, false);
 }
 
@@ -63,13 +61,8 @@ function validateSerialised(registered: RegisteredKind, content: unknown, maxByt
   return { content: content as Json, serialized };
 }
 
-/** Applies ops in order; the result is checked like any content. Throws without side effects. */
-export function applyOps(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): Json {
-  return applyOpsSerialised(registered, content, ops, maxBytes).content;
-}
-
-/** `applyOps`, also returning the new content's JSON text for storage. */
-export function applyOpsSerialised(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): SerialisedContent {
+/** Applies ops in order; the result is checked like any content, and comes with its JSON text. Throws without side effects. */
+export function applyOps(registered: RegisteredKind, content: Json, ops: readonly Json[], maxBytes: number): SerialisedContent {
   let next = content;
   for (const op of ops) {
     next = callPlugin(registered.plugin, 'applyOp', () => registered.kind.applyOp(next, op));

@@ -60,7 +60,7 @@ export class ResourceService implements ResourceApi {
       request.content === undefined
         ? callPlugin(kind.plugin, 'initialContent', () => kind.kind.initialContent())
         : request.content;
-    const checked = validateContent(kind, content, this.deps.limits.maxContentBytes);
+    const checked = validateContent(kind, content, this.deps.limits.maxContentBytes).content;
     await checkContentDomain(kind, checked, 'invalid_content', this);
     const claim = IdempotencyClaim.of('create', request.idempotencyKey, { kind: kind.kind.name, content: checked, operator });
     const record = await this.deps.store.transaction(async (tx) => {
