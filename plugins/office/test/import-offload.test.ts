@@ -7,7 +7,7 @@
 import JSZip from 'jszip';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CoworkError, isCoworkError } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { openTempHost, type TempHost, forgeZip, zeroBomb, type ForgedEntry } from '@cowork/host/testkit';
 import { importDocx, importPptx, plugin, type DocumentContent } from '../src';
 import { renderDocx } from '../src/document/export-docx';
 import { fromPieces, toPieces } from '../src/offload/pieces';
@@ -15,7 +15,6 @@ import { OfficeWorkers, officeWorkers } from '../src/offload/pool';
 import { renderPptx } from '../src/presentation/export-pptx';
 import { pngDataUri, richDeck } from './deck';
 import { longDocument, RED_PIXEL_PNG, sampleDocument } from './document-fixtures';
-import { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 
 const MiB = 1024 * 1024;
 const LIMIT = 8 * MiB;

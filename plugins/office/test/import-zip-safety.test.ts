@@ -9,13 +9,12 @@
 import JSZip from 'jszip';
 import { deflateRawSync } from 'node:zlib';
 import { isCoworkError } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { openTempHost, type TempHost, forgeZip, zeroBomb, type ForgedEntry } from '@cowork/host/testkit';
 import { plugin, type DocumentContent, type Presentation } from '../src';
 import { renderDocx } from '../src/document/export-docx';
 import { renderPptx } from '../src/presentation/export-pptx';
 import { richDeck } from './deck';
 import { RED_PIXEL_PNG, sampleDocument } from './document-fixtures';
-import { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 
 const MiB = 1024 * 1024;
 

@@ -8,10 +8,9 @@
 import { Zip, ZipDeflate, strToU8, zipSync } from 'fflate';
 import { deflateRawSync } from 'node:zlib';
 import { isCoworkError } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { openTempHost, type TempHost, forgeZip, zeroBomb } from '@cowork/host/testkit';
 import { plugin, sampleApp, zipWebApp } from '../src';
 import { PIXEL_PNG, app } from './app';
-import { forgeZip, zeroBomb } from './forge-zip';
 
 describe('web.app zip import', () => {
   let host: TempHost;

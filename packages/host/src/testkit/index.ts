@@ -14,3 +14,4 @@ export {
 export { LiveTestClient, type LiveMessage } from './live-client';
 export { openTempHost, tempDir, type TempHost } from './temp-host';
 export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
+export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';

@@ -1,4 +1,5 @@
 import { request as httpRequest, Agent } from 'node:http';
+import { seededRandom } from '../util/random';
 
 /**
  * A schema-driven fuzzer of a running server's HTTP API. It reads the server's OpenAPI document and
@@ -89,7 +90,7 @@ const NASTY = [
 const RAW_SEGMENTS = ['%ZZ', '%FF', '%C0%AF', '%00', '%0d%0a', '..', '.', '%2e%2e', '', 'a//b', '%E2%9C%93', '%F0%9F%98%80', '%ED%A0%80'];
 
 export async function fuzzRoutes(options: RouteFuzzOptions): Promise<RouteFuzzReport> {
-  const random = mulberry32(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const base = new URL(options.url);
   const send = (method: string, path: string, body: Buffer | undefined, contentType: string | undefined): Promise<{ status: number | 'timeout' | 'connection'; text: string }> =>
@@ -297,16 +298,4 @@ function encode(text: string): string {
   } catch {
     return '%ED%A0%80';
   }
-}
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same cases. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

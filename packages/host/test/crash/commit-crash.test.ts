@@ -16,7 +16,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Host } from '../../src/host';
 import { tempDir } from '../support/temp-host';
 import { ChildRun, type CommitAck, type EventAck } from './child-run';
-import { crashSeed, seededRandom, verifyEvents, verifyResource } from './verify-workspace';
+import { crashSeed, verifyEvents, verifyResource } from './verify-workspace';
+import { seededRandom } from '../../src/util/random';
 
 const ROUNDS = Math.max(50, Number(process.env.CRASH_ROUNDS ?? 0) || 0);
 /** Acknowledgements to wait for before the kill may land: the child is past startup and committing. */

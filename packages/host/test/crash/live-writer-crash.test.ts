@@ -11,7 +11,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Host } from '../../src/host';
 import { tempDir } from '../support/temp-host';
 import { ChildRun, type CommitAck, type EventAck } from './child-run';
-import { crashSeed, seededRandom, verifyEvents, verifyResource } from './verify-workspace';
+import { crashSeed, verifyEvents, verifyResource } from './verify-workspace';
+import { seededRandom } from '../../src/util/random';
 
 const ROUNDS = 10;
 const MIN_ACKS = 3;

@@ -89,18 +89,6 @@ export async function verifyEvents(host: Host, acks: readonly EventAck[]): Promi
   return log.length;
 }
 
-/** A small seeded generator (mulberry32), so a failing run's kill delays can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `CRASH_SEED` when set, otherwise a fresh one. */
 export function crashSeed(): number {
   const fromEnv = process.env.CRASH_SEED;

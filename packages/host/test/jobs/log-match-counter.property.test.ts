@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { compilePattern, readRetainedLog, selectLines } from '../../src/jobs/job-logs';
 import { LogMatchCounter } from '../../src/jobs/log-match-counter';
 import { RotatingLog } from '../../src/jobs/rotating-log';
-import { seededRandom } from '../crash/verify-workspace';
+import { seededRandom } from '../../src/util/random';
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,3 @@
-// Zips built byte by byte, so that a test can make the headers lie: a declared size or CRC-32 that
-// is not the data's, a deflate stream cut short, a bomb of zeros whose header claims a few bytes.
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 export type ForgedEntry = {
@@ -15,7 +13,12 @@ export type ForgedEntry = {
   stored?: boolean;
 };
 
-/** A zip of `entries` with their local headers, central directory and end record. */
+/**
+ * A zip of `entries` with their local headers, central directory and end record, built byte by byte
+ * so that a test can make the headers lie: a declared size or CRC-32 that is not the data's, a
+ * deflate stream cut short, a bomb of zeros whose header claims a few bytes. For testing an
+ * importer against the files people (and attackers) bring.
+ */
 export function forgeZip(entries: ForgedEntry[]): Uint8Array {
   const parts: Buffer[] = [];
   const directory: Buffer[] = [];
