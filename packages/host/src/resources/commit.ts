@@ -28,14 +28,20 @@ interface Step {
   readonly action: RevisionAction;
   readonly op: Json;
   readonly content: Json;
-  /** JSON text of `content` when already made; the store serialises it otherwise. */
+  /** JSON text of `content` when already made. */
   readonly serialized?: string;
+}
+
+/** A step with the texts the store will write for its op and its content (see `Store.keepText`). */
+interface StoredStep extends Step {
+  readonly storedOp: string;
+  readonly storedContent: string;
 }
 
 /** A change applied to the head it was made on, ready to be written. */
 export interface PreparedChange {
   readonly base: ResourceRecord;
-  readonly steps: readonly Step[];
+  readonly steps: readonly StoredStep[];
 }
 
 /**
@@ -59,13 +65,29 @@ export async function prepareChange(
   change: Change,
   options: { perform?: PerformOp; resources: ResourceReader },
 ): Promise<PreparedChange> {
+  const steps = await applyChange(deps, kind, head, change, options);
+  // Large texts are written now, before the transaction and off the event loop (see Store.keepText).
+  const stored: StoredStep[] = [];
+  for (const step of steps) {
+    stored.push({ ...step, storedOp: await deps.store.keepText(JSON.stringify(step.op)), storedContent: await deps.store.keepText(step.serialized ?? JSON.stringify(step.content)) });
+  }
+  return { base: head, steps: stored };
+}
+
+async function applyChange(
+  deps: ResourceDeps,
+  kind: RegisteredKind,
+  head: ResourceRecord,
+  change: Change,
+  options: { perform?: PerformOp; resources: ResourceReader },
+): Promise<Step[]> {
   const limit = deps.limits.maxContentBytes;
   if (change.action === 'restore') {
-    return { base: head, steps: [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }] };
+    return [{ action: 'restore', op: { toRevision: change.toRevision }, content: change.content }];
   }
   if (change.action === 'external') {
     const checked = validateContent(kind, change.content, limit);
-    return { base: head, steps: [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }] };
+    return [{ action: 'external', op: { note: change.note, uncertainRevisions: [...change.uncertainRevisions] }, ...checked }];
   }
   const steps: Step[] = [];
   let current = head.content;
@@ -80,7 +102,7 @@ export async function prepareChange(
   }
   // An application checks its own contents; a host kind's domain check sees the content to be written.
   if (!options.perform && kind.kind.checkContent && steps.length > 0) await checkContentDomain(kind, current, 'invalid_op', options.resources);
-  return { base: head, steps };
+  return steps;
 }
 
 /** Writes a prepared change if the head has not moved since it was prepared (inside the write transaction). */
@@ -94,14 +116,13 @@ export async function writeChange(deps: ResourceDeps, tx: StoreTx, kind: Registe
   for (const step of prepared.steps) {
     revision += 1;
     const record: RevisionRecord = { resourceId: base.id, revision, action: step.action, op: step.op, operator, createdAt: at };
-    if (needsSnapshot(deps, kind, step.action, revision)) await tx.revisions.insert(record, step.content, step.serialized);
-    else await tx.revisions.insert(record);
+    await tx.revisions.insert(record, { op: step.storedOp, snapshot: needsSnapshot(deps, kind, step.action, revision) ? step.storedContent : undefined });
     revisions.push(record);
   }
   const last = prepared.steps[prepared.steps.length - 1];
   const content = last?.content ?? base.content;
   // Compare-and-set: a store with weaker isolation than SQLite's still cannot commit twice.
-  const advanced = await tx.resources.advanceHead(base.id, base.revision, { revision, content, updatedAt: at, serialized: last?.serialized });
+  const advanced = await tx.resources.advanceHead(base.id, base.revision, { revision, content, updatedAt: at, serialized: last?.storedContent });
   if (!advanced) throw new Error(`resource ${base.id} moved during its own write transaction`);
   return { ok: true, revisions, head: { ...base, revision, content, updatedAt: at } };
 }

@@ -60,8 +60,9 @@ export class ResourceService implements ResourceApi {
       request.content === undefined
         ? callPlugin(kind.plugin, 'initialContent', () => kind.kind.initialContent())
         : request.content;
-    const checked = validateContent(kind, content, this.deps.limits.maxContentBytes).content;
+    const { content: checked, serialized } = validateContent(kind, content, this.deps.limits.maxContentBytes);
     await checkContentDomain(kind, checked, 'invalid_content', this);
+    const stored = await this.deps.store.keepText(serialized);
     const claim = IdempotencyClaim.of('create', request.idempotencyKey, { kind: kind.kind.name, content: checked, operator });
     const record = await this.deps.store.transaction(async (tx) => {
       const prior = await claim?.prior(tx);
@@ -75,11 +76,8 @@ export class ResourceService implements ResourceApi {
         createdAt: at,
         updatedAt: at,
       };
-      await tx.resources.insert(resource);
-      await tx.revisions.insert(
-        { resourceId: resource.id, revision: 0, action: 'create', op: null, operator, createdAt: at },
-        checked,
-      );
+      await tx.resources.insert(resource, stored);
+      await tx.revisions.insert({ resourceId: resource.id, revision: 0, action: 'create', op: null, operator, createdAt: at }, { snapshot: stored });
       await claim?.record(tx, resource.id, at);
       return resource;
     });

@@ -28,6 +28,13 @@ export interface Store {
   readonly description: string;
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * A JSON text as the store will hold it, made ready before the transaction that writes it: a
+   * small text as it is; a large one (a content or an op of megabytes) written durably now, off the
+   * event loop, and replaced by a reference that reads back as the text. Pass the result where a
+   * repository takes a `serialized` text.
+   */
+  keepText(text: string): Promise<string>;
   /** Problems found by the database's own consistency check; empty when healthy. */
   integrityCheck(): Promise<string[]>;
   schemaVersion(): Promise<number>;
@@ -51,7 +58,8 @@ export interface StoreTx {
 }
 
 export interface ResourceRepo {
-  insert(record: ResourceRecord): Promise<void>;
+  /** `storedContent`: the content's text from `Store.keepText` (made from the record when not given). */
+  insert(record: ResourceRecord, storedContent?: string): Promise<void>;
   get(id: string): Promise<ResourceRecord | undefined>;
   /** Just the current revision (cheap): lets callers reuse a cached content of that revision. */
   headRevision(id: string): Promise<number | undefined>;
@@ -79,10 +87,11 @@ export interface RevisionQuery {
 
 export interface RevisionRepo {
   /**
-   * Records a revision; `snapshot` (the full content after it) is stored when given. `serialized`,
-   * when given, is `JSON.stringify(snapshot)` already made by the caller (it is not made twice).
+   * Records a revision, with a snapshot of the full content after it when `stored.snapshot` (its
+   * JSON text) is given. Texts come from `Store.keepText` where they may be large; the op's is
+   * made from `record.op` when not given.
    */
-  insert(record: RevisionRecord, snapshot?: Json, serialized?: string): Promise<void>;
+  insert(record: RevisionRecord, stored?: { readonly op?: string; readonly snapshot?: string }): Promise<void>;
   list(resourceId: string, query?: RevisionQuery): Promise<RevisionRecord[]>;
   /** The newest stored snapshot at or before `revision`. */
   snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined>;

@@ -1,6 +1,8 @@
+import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { CoworkError, isCoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
+import { LargeValues } from '../large-values';
 import type { Store, StoreTx } from '../store';
 import { currentVersion, migrate } from './migrations';
 import { SqliteCandidateRepo } from './repos/candidate-repo';
@@ -29,6 +31,10 @@ export interface SqliteStoreOptions {
   readonly synchronous?: SynchronousMode;
   /** How long to wait for another process's write lock before failing with `store_busy`. */
   readonly busyTimeoutMs?: number;
+  /** Where large values live (see ../large-values.ts); default `values/` beside the database. */
+  readonly valuesDir?: string;
+  /** Texts of this many characters or more are kept as large values (default 256 KiB). */
+  readonly largeValueChars?: number;
 }
 
 /**
@@ -46,6 +52,7 @@ export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database;
   private readonly tx: StoreTx;
+  private readonly values: LargeValues;
   private readonly mutex = new Mutex();
   private readonly busyTimeoutMs: number;
   private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK', { run(): unknown }>;
@@ -78,11 +85,12 @@ export class SqliteStore implements Store {
       COMMIT: this.db.prepare('COMMIT'),
       ROLLBACK: this.db.prepare('ROLLBACK'),
     };
+    this.values = new LargeValues(options.valuesDir ?? join(dirname(options.path), 'values'), options.largeValueChars ?? 256 * 1024);
     this.tx = {
-      resources: new SqliteResourceRepo(this.db),
-      revisions: new SqliteRevisionRepo(this.db),
-      candidates: new SqliteCandidateRepo(this.db),
-      drafts: new SqliteDraftRepo(this.db),
+      resources: new SqliteResourceRepo(this.db, this.values),
+      revisions: new SqliteRevisionRepo(this.db, this.values),
+      candidates: new SqliteCandidateRepo(this.db, this.values),
+      drafts: new SqliteDraftRepo(this.db, this.values),
       selections: new SqliteSelectionRepo(this.db),
       events: new SqliteEventRepo(this.db),
       idempotency: new SqliteIdempotencyRepo(this.db),
@@ -101,6 +109,10 @@ export class SqliteStore implements Store {
 
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.inTransaction('BEGIN DEFERRED', fn);
+  }
+
+  keepText(text: string): Promise<string> {
+    return this.values.keep(text);
   }
 
   async integrityCheck(): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CandidateRecord, CandidateSource, CandidateStatus, Operator } from '../../records';
+import type { CandidateRecord, CandidateSource, CandidateStatus, Json, Operator } from '../../records';
 import type { CandidateRepo } from '../../store';
-import { parseStored } from '../../../util/json';
+import type { LargeValues } from '../../large-values';
 import { selectWhere } from './query';
 
 interface CandidateRow {
@@ -24,7 +24,10 @@ export class SqliteCandidateRepo implements CandidateRepo {
   private readonly getStmt: Statement<[string], CandidateRow>;
   private readonly resolveStmt: Statement;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly values: LargeValues,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT INTO candidates (id, resource_id, base_revision, ops, operator, source, draft_id, status,
          created_at, resolved_at, resolved_by, accepted_revision)
@@ -56,12 +59,12 @@ export class SqliteCandidateRepo implements CandidateRepo {
 
   async get(id: string): Promise<CandidateRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(row);
+    return row && toRecord(this.values, row);
   }
 
   async list(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]> {
     const filters = [['resource_id = ?', resourceId], ['status = ?', status || undefined]] as const;
-    return selectWhere<CandidateRow>(this.db, 'SELECT * FROM candidates', filters, 'ORDER BY rowid').map(toRecord);
+    return selectWhere<CandidateRow>(this.db, 'SELECT * FROM candidates', filters, 'ORDER BY rowid').map((row) => toRecord(this.values, row));
   }
 
   async resolve(
@@ -72,12 +75,12 @@ export class SqliteCandidateRepo implements CandidateRepo {
   }
 }
 
-function toRecord(row: CandidateRow): CandidateRecord {
+function toRecord(values: LargeValues, row: CandidateRow): CandidateRecord {
   return {
     id: row.id,
     resourceId: row.resource_id,
     baseRevision: row.base_revision,
-    ops: parseStored(row.ops),
+    ops: values.parse<Json[]>(row.ops),
     operator: row.operator as Operator,
     source: row.source as CandidateSource,
     draftId: row.draft_id,

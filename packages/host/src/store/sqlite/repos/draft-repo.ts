@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { DraftRecord, DraftStatus, Operator } from '../../records';
+import type { DraftRecord, DraftStatus, Json, Operator } from '../../records';
 import type { DraftRepo } from '../../store';
-import { parseStored } from '../../../util/json';
+import type { LargeValues } from '../../large-values';
 
 interface DraftRow {
   id: string;
@@ -20,7 +20,10 @@ export class SqliteDraftRepo implements DraftRepo {
   private readonly getStmt: Statement<[string], DraftRow>;
   private readonly updateStmt: Statement;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly values: LargeValues,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT INTO drafts (id, resource_id, owner, base_revision, content, ops, status, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -45,7 +48,7 @@ export class SqliteDraftRepo implements DraftRepo {
 
   async get(id: string): Promise<DraftRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(row);
+    return row && toRecord(this.values, row);
   }
 
   async update(id: string, p: Pick<DraftRecord, 'content' | 'ops' | 'status' | 'updatedAt'>): Promise<void> {
@@ -53,14 +56,14 @@ export class SqliteDraftRepo implements DraftRepo {
   }
 }
 
-function toRecord(row: DraftRow): DraftRecord {
+function toRecord(values: LargeValues, row: DraftRow): DraftRecord {
   return {
     id: row.id,
     resourceId: row.resource_id,
     owner: row.owner as Operator,
     baseRevision: row.base_revision,
-    content: parseStored(row.content),
-    ops: parseStored(row.ops),
+    content: values.parse(row.content),
+    ops: values.parse<Json[]>(row.ops),
     status: row.status as DraftStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

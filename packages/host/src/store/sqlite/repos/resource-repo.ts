@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Json, ResourceRecord } from '../../records';
 import type { ResourceRepo } from '../../store';
-import { parseStored } from '../../../util/json';
+import type { LargeValues } from '../../large-values';
 import { selectWhere } from './query';
 
 interface ResourceRow {
@@ -19,7 +19,10 @@ export class SqliteResourceRepo implements ResourceRepo {
   private readonly advanceStmt: Statement;
   private readonly revisionStmt: Statement<[string], { revision: number }>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly values: LargeValues,
+  ) {
     this.insertStmt = db.prepare(
       'INSERT INTO resources (id, kind, revision, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -30,13 +33,13 @@ export class SqliteResourceRepo implements ResourceRepo {
     );
   }
 
-  async insert(r: ResourceRecord): Promise<void> {
-    this.insertStmt.run(r.id, r.kind, r.revision, JSON.stringify(r.content), r.createdAt, r.updatedAt);
+  async insert(r: ResourceRecord, storedContent?: string): Promise<void> {
+    this.insertStmt.run(r.id, r.kind, r.revision, storedContent ?? JSON.stringify(r.content), r.createdAt, r.updatedAt);
   }
 
   async get(id: string): Promise<ResourceRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(row);
+    return row && toRecord(this.values, row);
   }
 
   async headRevision(id: string): Promise<number | undefined> {
@@ -45,7 +48,7 @@ export class SqliteResourceRepo implements ResourceRepo {
 
   async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
     const filters = [['kind = ?', options.kind || undefined]] as const;
-    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map(toRecord);
+    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map((row) => toRecord(this.values, row));
   }
 
   async advanceHead(
@@ -59,12 +62,12 @@ export class SqliteResourceRepo implements ResourceRepo {
   }
 }
 
-function toRecord(row: ResourceRow): ResourceRecord {
+function toRecord(values: LargeValues, row: ResourceRow): ResourceRecord {
   return {
     id: row.id,
     kind: row.kind,
     revision: row.revision,
-    content: parseStored(row.content),
+    content: values.parse(row.content),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Json, Operator, RevisionAction, RevisionRecord } from '../../records';
 import type { RevisionQuery, RevisionRepo } from '../../store';
-import { parseStored } from '../../../util/json';
+import type { LargeValues } from '../../large-values';
 import { selectWhere } from './query';
 
 interface RevisionRow {
@@ -17,7 +17,10 @@ export class SqliteRevisionRepo implements RevisionRepo {
   private readonly insertStmt: Statement;
   private readonly snapshotStmt: Statement<[string, number], { revision: number; snapshot: string }>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly values: LargeValues,
+  ) {
     this.insertStmt = db.prepare(
       'INSERT INTO revisions (resource_id, revision, action, op, operator, created_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -28,16 +31,8 @@ export class SqliteRevisionRepo implements RevisionRepo {
     );
   }
 
-  async insert(r: RevisionRecord, snapshot?: Json, serialized?: string): Promise<void> {
-    this.insertStmt.run(
-      r.resourceId,
-      r.revision,
-      r.action,
-      JSON.stringify(r.op),
-      r.operator,
-      r.createdAt,
-      snapshot === undefined ? null : (serialized ?? JSON.stringify(snapshot)),
-    );
+  async insert(r: RevisionRecord, stored: { readonly op?: string; readonly snapshot?: string } = {}): Promise<void> {
+    this.insertStmt.run(r.resourceId, r.revision, r.action, stored.op ?? JSON.stringify(r.op), r.operator, r.createdAt, stored.snapshot ?? null);
   }
 
   async list(resourceId: string, query: RevisionQuery = {}): Promise<RevisionRecord[]> {
@@ -53,7 +48,7 @@ export class SqliteRevisionRepo implements RevisionRepo {
       resourceId: row.resource_id,
       revision: row.revision,
       action: row.action as RevisionAction,
-      op: parseStored(row.op),
+      op: this.values.parse(row.op),
       operator: row.operator as Operator,
       createdAt: row.created_at,
     }));
@@ -61,6 +56,6 @@ export class SqliteRevisionRepo implements RevisionRepo {
 
   async snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined> {
     const row = this.snapshotStmt.get(resourceId, revision);
-    return row && { revision: row.revision, content: parseStored(row.snapshot) };
+    return row && { revision: row.revision, content: this.values.parse(row.snapshot) };
   }
 }
