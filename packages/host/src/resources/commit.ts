@@ -8,7 +8,8 @@ import type { RevisionEvent } from '../plugins/revision-event';
 
 /** A change about to be committed: ops of the kind, or a restore to an old content. */
 export type Change =
-  | { readonly action: 'op'; readonly ops: readonly Json[] }
+  /** `texts`: the ops' JSON texts when the caller made them already. */
+  | { readonly action: 'op'; readonly ops: readonly Json[]; readonly texts?: readonly string[] }
   | { readonly action: 'restore'; readonly toRevision: number; readonly content: Json }
   /** What an external application reports after a change nobody committed through the host. */
   | { readonly action: 'external'; readonly content: Json; readonly note: string; readonly uncertainRevisions: readonly number[] };
@@ -28,7 +29,8 @@ interface Step {
   readonly action: RevisionAction;
   readonly op: Json;
   readonly content: Json;
-  /** JSON text of `content` when already made. */
+  /** JSON texts of `op` and `content` when already made. */
+  readonly opText?: string;
   readonly serialized?: string;
 }
 
@@ -69,7 +71,7 @@ export async function prepareChange(
   // Large texts are written now, before the transaction and off the event loop (see Store.keepText).
   const stored: StoredStep[] = [];
   for (const step of steps) {
-    stored.push({ ...step, storedOp: await deps.store.keepText(JSON.stringify(step.op)), storedContent: await deps.store.keepText(step.serialized ?? JSON.stringify(step.content)) });
+    stored.push({ ...step, storedOp: await deps.store.keepText(step.opText ?? JSON.stringify(step.op)), storedContent: await deps.store.keepText(step.serialized ?? JSON.stringify(step.content)) });
   }
   return { base: head, steps: stored };
 }
@@ -92,13 +94,13 @@ async function applyChange(
   const steps: Step[] = [];
   let current = head.content;
   let revision = head.revision;
-  for (const op of change.ops) {
+  for (const [i, op] of change.ops.entries()) {
     // The kind's model refuses an op that cannot apply before the application is touched.
     let next = applyOps(kind, current, [op], limit);
     revision += 1;
     if (options.perform) next = validateContent(kind, await options.perform(op, revision), limit);
     current = next.content;
-    steps.push({ action: 'op', op, content: next.content, serialized: next.serialized });
+    steps.push({ action: 'op', op, content: next.content, serialized: next.serialized, opText: change.texts?.[i] });
   }
   // An application checks its own contents; a host kind's domain check sees the content to be written.
   if (!options.perform && kind.kind.checkContent && steps.length > 0) await checkContentDomain(kind, current, 'invalid_op', options.resources);

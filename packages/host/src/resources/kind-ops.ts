@@ -3,22 +3,22 @@ import { callPlugin, callPluginAsync, type RegisteredKind } from '../plugins/reg
 import { schemaProblems } from '../util/json-schema';
 import type { Json } from '../store/records';
 import type { ResourceReader } from '../plugins/types';
-import { checkJsonSize, serialiseChecked } from './input-checks';
+import { serialiseChecked } from './input-checks';
 
 /**
  * The kind's side of a commit: op validation (schema, then the kind's own checks) and op
  * application (the kind's `applyOp`, then the content schema and size limit).
  */
 
-/** An op that passed the kind's checks, with its size as JSON. */
+/** An op that passed the kind's checks, with its JSON text (kept, so that it is not made again). */
 export interface CheckedOp {
   readonly op: Json;
-  readonly bytes: number;
+  readonly text: string;
 }
 
 /** Validates an op against the kind without looking at any content. */
 export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: number): CheckedOp {
-  const bytes = checkJsonSize(op, maxBytes, 'op');
+  const text = serialiseChecked(op, maxBytes, 'op');
   const { kind, plugin } = registered;
   if (!registered.validateOpShape(op)) {
     throw new CoworkError('invalid_op', `the op does not match the ${kind.name} op schema`, {
@@ -33,7 +33,7 @@ export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: nu
       problems,
     });
   }
-  return { op: op as Json, bytes };
+  return { op: op as Json, text };
 }
 
 /** A content with its JSON text, made once and stored as it is. */

@@ -36,7 +36,7 @@ import type {
 } from '../plugins/resource-api';
 
 /** Ops from this size on let other work run between their checks and their write. */
-const LARGE_OP_BYTES = 256 * 1024;
+const LARGE_OP_CHARS = 256 * 1024;
 
 /**
  * The shared-resource protocol. Every edge (HTTP, WebSocket, MCP, CLI, agent tools) calls this
@@ -104,13 +104,13 @@ export class ResourceService implements ResourceApi {
     const baseRevision = checkRevision(request?.baseRevision);
     const operator = checkOperator(request.operator);
     const kind = await this.kindOf(id);
-    const { op, bytes } = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
+    const { op, text } = validateOp(kind, request.op, this.deps.limits.maxContentBytes);
     // A large op has cost a long stretch of the event loop already (parsing, checking) and will
     // cost another to apply and write: other requests get their turn in between.
-    if (bytes >= LARGE_OP_BYTES) await yieldToEventLoop();
+    if (text.length >= LARGE_OP_CHARS) await yieldToEventLoop();
     const claim = IdempotencyClaim.of(`commit ${id}`, request.idempotencyKey, { baseRevision, op, operator });
     const commit = (perform?: PerformOp): Promise<CommitResult> =>
-      this.committer.commit({ resourceId: id, kind, baseRevision, operator, claim, perform, change: () => ({ action: 'op', ops: [op] }), onConflict: { keep: [op] } });
+      this.committer.commit({ resourceId: id, kind, baseRevision, operator, claim, perform, change: () => ({ action: 'op', ops: [op], texts: [text] }), onConflict: { keep: [op] } });
     if (kind.kind.revisionSemantics === 'external') return this.withExternal(id, kind, commit);
     return commit();
   }
