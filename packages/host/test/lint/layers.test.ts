@@ -4,14 +4,16 @@
  * API, and a plugin importing another plugin; it accepts the imports the tree is built of. The
  * planted files are linted as text under their would-be paths: nothing is written.
  */
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { ESLint } from 'eslint';
 
 const root = resolve(__dirname, '..', '..', '..', '..');
-const eslint = new ESLint({ cwd: root });
+const eslintBin = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
 
-async function layerProblems(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+/** The layer rule's messages for `code` linted as if it were `file`, by the eslint command `npm test` runs. */
+function layerProblems(file: string, code: string): string[] {
+  const run = spawnSync(process.execPath, [eslintBin, '--stdin', '--stdin-filename', join(root, file), '--format', 'json'], { cwd: root, input: code, encoding: 'utf8' });
+  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
   return result!.messages.filter((m) => m.ruleId === 'cowork/layers').map((m) => m.message);
 }
 
@@ -23,14 +25,14 @@ it.each([
   ['a plugin importing the embedding entry', 'plugins/web/src/planted.ts', "import { Host } from '@cowork/host/embed';\nexport const x = Host;\n", /import only the plugin entry @cowork\/host/],
   ['a plugin importing another plugin', 'plugins/cad/src/planted.ts', "import { plugin } from '@cowork/plugin-office';\nexport const x = plugin;\n", /may not import another plugin/],
   ['a deep import of a build output', 'bench/src/planted.ts', "import { Host } from '@cowork/host/dist/host';\nexport const x = Host;\n", /not its files/],
-])('refuses %s', async (_name, file, code, message) => {
-  expect(await layerProblems(file, code)).toEqual([expect.stringMatching(message)]);
+])('refuses %s', (_name, file, code, message) => {
+  expect(layerProblems(file, code)).toEqual([expect.stringMatching(message)]);
 });
 
 it.each([
   ['a host module importing a lower layer', 'packages/host/src/server/planted.ts', "import { readTaskView } from '../agents/task-view';\nexport const x = readTaskView;\n"],
   ['a plugin importing the plugin API', 'plugins/web/src/planted.ts', "import { definePlugin } from '@cowork/host';\nexport const x = definePlugin;\n"],
   ["a plugin's test using the testkit", 'plugins/web/test/planted.test.ts', "import { openTempHost } from '@cowork/host/testkit';\nexport const x = openTempHost;\n"],
-])('accepts %s', async (_name, file, code) => {
-  expect(await layerProblems(file, code)).toEqual([]);
+])('accepts %s', (_name, file, code) => {
+  expect(layerProblems(file, code)).toEqual([]);
 });
