@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CoworkError } from '@cowork/host';
+import { CoworkError, moduleScript } from '@cowork/host';
 import type { Part } from '../part/content';
 import { LIMITS, type Limits } from '../part/limits';
 import type { Measures } from './measure';
@@ -180,7 +180,7 @@ export class CadKernel {
 
   private start(): Worker {
     const workerData: WorkerData = { limits: this.limits };
-    const worker = new Worker(workerScript(), { eval: true, workerData });
+    const worker = new Worker(moduleScript(join(__dirname, `worker${extname(__filename)}`)), { eval: true, workerData });
     worker.unref();
     worker.on('message', (message: WorkerMessage) => {
       if (this.worker !== worker) return; // a replaced worker's last words
@@ -241,24 +241,6 @@ export class CadKernel {
 /** The hash of a part's JSON: its identity for caches. */
 export function partKey(part: Part): string {
   return createHash('sha256').update(JSON.stringify(part)).digest('hex');
-}
-
-/**
- * What the worker thread runs. Built, it requires `worker.js` next to this file. Under jest the
- * sources are TypeScript that jest compiles in memory, which a worker cannot see: it compiles
- * them the same way (swc) as it requires them.
- */
-function workerScript(): string {
-  const extension = extname(__filename);
-  const entry = JSON.stringify(join(__dirname, `worker${extension}`));
-  if (extension !== '.ts') return `require(${entry});`;
-  const swc = JSON.stringify(require.resolve('@swc/core'));
-  const options = JSON.stringify({ jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs', ignoreDynamic: true }, sourceMaps: 'inline' });
-  return [
-    `const swc = require(${swc});`,
-    `require.extensions['.ts'] = (module, file) => module._compile(swc.transformFileSync(file, ${options}).code, file);`,
-    `require(${entry});`,
-  ].join('\n');
 }
 
 let shared: CadKernel | undefined;

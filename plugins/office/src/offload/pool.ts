@@ -1,8 +1,8 @@
+import { extname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { CoworkError, type ErrorCode } from '@cowork/host';
-import { moduleScript } from './script';
+import { CoworkError, moduleScript, type ErrorCode } from '@cowork/host';
 import { inputBytes, resultFrom, runTask, type OfficeTask, type OfficeTaskResults, type OfficeTaskType, type TaskOf } from './tasks';
 import type { WorkerError, WorkerReply, WorkerRequest } from './worker';
 
@@ -119,7 +119,7 @@ export class OfficeWorkers {
   }
 
   private start(): Slot {
-    const worker = new Worker(moduleScript(__dirname, 'worker'), { eval: true });
+    const worker = new Worker(moduleScript(join(__dirname, `worker${extname(__filename)}`)), { eval: true });
     const slot: Slot = { worker, job: undefined, idleTimer: undefined };
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {

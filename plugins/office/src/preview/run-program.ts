@@ -1,6 +1,6 @@
+import { extname, join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CoworkError } from '@cowork/host';
-import { moduleScript } from '../offload/script';
+import { CoworkError, moduleScript } from '@cowork/host';
 import type { ProgramOutcome, RunnerReply, RunnerRequest } from './program-runner';
 
 /** Why a preview could not be made; carried in `details.reason` of a `plugin_failed` error. */
@@ -62,7 +62,7 @@ class ProgramRunner {
   }
 
   private start(): ChildProcess {
-    const child = spawn(process.execPath, ['-e', moduleScript(__dirname, 'program-runner')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = spawn(process.execPath, ['-e', moduleScript(join(__dirname, `program-runner${extname(__filename)}`))], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
     child.on('message', (reply: RunnerReply) => {
       const settle = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
