@@ -13,10 +13,9 @@
  * own speed still varies, so a replay is close, not exact).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { Host } from '../../src/host';
 import { tempDir } from '../support/temp-host';
 import { ChildRun, type CommitAck, type EventAck } from './child-run';
-import { crashSeed, verifyEvents, verifyResource } from './verify-workspace';
+import { crashSeed, verifyEvents, verifyResource, withHost } from './verify-workspace';
 import { seededRandom } from '../../src/util/random';
 
 const ROUNDS = Math.max(50, Number(process.env.CRASH_ROUNDS ?? 0) || 0);
@@ -99,12 +98,3 @@ describe('crash durability', () => {
     30_000 + ROUNDS * 3_000,
   );
 });
-
-async function withHost<T>(workspaceDir: string, fn: (host: Host) => Promise<T>): Promise<T> {
-  const host = await Host.open({ workspaceDir });
-  try {
-    return await fn(host);
-  } finally {
-    await host.close();
-  }
-}

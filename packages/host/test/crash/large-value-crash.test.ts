@@ -9,11 +9,10 @@ import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Host } from '../../src/host';
 import { seededRandom } from '../../src/util/random';
 import { tempDir } from '../support/temp-host';
 import { largeText } from './large-text';
-import { crashSeed } from './verify-workspace';
+import { crashSeed, withHost } from './verify-workspace';
 
 const ROUNDS = 12;
 const CHILD = resolve(__dirname, 'large-value-child.ts');
@@ -69,12 +68,3 @@ it(`keeps every acknowledged large commit through ${ROUNDS} SIGKILLs`, async () 
     workspace.cleanup();
   }
 }, 300_000);
-
-async function withHost<T>(workspaceDir: string, fn: (host: Host) => Promise<T>): Promise<T> {
-  const host = await Host.open({ workspaceDir });
-  try {
-    return await fn(host);
-  } finally {
-    await host.close();
-  }
-}

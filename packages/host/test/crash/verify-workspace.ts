@@ -1,4 +1,4 @@
-import type { Host } from '../../src/host';
+import { Host } from '../../src/host';
 import type { CommitAck, EventAck } from './child-run';
 
 /** Splits the text of a crash-test resource into its `...;` tokens. */
@@ -98,4 +98,14 @@ export function crashSeed(): number {
     return seed;
   }
   return Math.floor(Math.random() * 2 ** 31);
+}
+
+/** Opens the workspace, runs `fn` on it, and closes it again. */
+export async function withHost<T>(workspaceDir: string, fn: (host: Host) => Promise<T>): Promise<T> {
+  const host = await Host.open({ workspaceDir });
+  try {
+    return await fn(host);
+  } finally {
+    await host.close();
+  }
 }
