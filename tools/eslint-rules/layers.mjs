@@ -4,8 +4,8 @@
 // one above. From the bottom:
 //
 //   errors, util, store, jobs, plugins (the plugin contract and registry), resources, coordinator,
-//   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), host.ts, server,
-//   cli, testkit, and the package entries (index.ts, embed.ts).
+//   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), host.ts,
+//   evaluation (benchmark suites), server, cli, testkit, and the package entries (index.ts, embed.ts).
 //
 // A plugin's sources (plugins/<name>/src) import only the plugin entry `@cowork/host`: never the
 // host's embed or testkit entries, its files, or another plugin. Its tests may also use
@@ -31,6 +31,7 @@ export const HOST_LAYERS = [
   'agents',
   'plugins/builtin',
   'host',
+  'evaluation',
   'server',
   'cli',
   'testkit',

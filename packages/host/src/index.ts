@@ -4,7 +4,20 @@
  * coded errors, and the helpers plugins share with the host. Embedding the host (opening a
  * workspace, serving it) is `@cowork/host/embed`; testing is `@cowork/host/testkit`.
  */
-export { definePlugin, defineKind, defineTool, rejectOp, rejectFile, isPluginDefinition } from './plugins/define-plugin';
+export { definePlugin, defineKind, defineTool, defineSuite, rejectOp, rejectFile, isPluginDefinition } from './plugins/define-plugin';
+export type {
+  CheckVerdict,
+  RubricItem,
+  SuiteCheck,
+  SuiteCheckContext,
+  SuiteDefinition,
+  SuiteTask,
+  SuiteTaskResource,
+  TextModel,
+  TrialEntry,
+  TrialRun,
+  UserTurnContext,
+} from './plugins/suite';
 export { asToolResult } from './plugins/tool-result';
 export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';

@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   /** Background handed to a subagent is cut to this many characters. */
   readonly maxBackgroundChars?: number;
   readonly gateContributors?: readonly GateContributor[];
+  /** Told to Main after its standing instructions (a benchmark suite's domain policy). */
+  readonly mainInstructions?: string;
   readonly onEvent?: (event: RuntimeEvent) => void;
 }
 

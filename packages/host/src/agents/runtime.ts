@@ -243,7 +243,7 @@ export class AgentRuntime {
       agentId: MAIN,
       tools,
       compile: (schema) => this.host.registry.compile(schema),
-      instructions: MAIN_INSTRUCTIONS,
+      instructions: this.options.mainInstructions ? `${MAIN_INSTRUCTIONS}\n\n${this.options.mainInstructions}` : MAIN_INSTRUCTIONS,
       memory: () => readMemory(paths),
       projection: () => this.projection(taskId),
       maxTokens,

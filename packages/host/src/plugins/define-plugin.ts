@@ -1,3 +1,4 @@
+import type { SuiteDefinition } from './suite';
 import type { Json } from '../store/records';
 import { CoworkError } from '../errors';
 import type { PluginDefinition, PluginManifest, ResourceKind, ToolDefinition } from './types';
@@ -15,6 +16,11 @@ export function definePlugin(manifest: PluginManifest): PluginDefinition {
     tools: manifest.tools ?? [],
     [PLUGIN_BRAND]: true,
   });
+}
+
+/** Typed helper for a benchmark suite; returns it unchanged. */
+export function defineSuite(suite: SuiteDefinition): SuiteDefinition {
+  return suite;
 }
 
 /** Typed helper for a resource kind; returns it unchanged. */

@@ -1,4 +1,5 @@
 import type Ajv from 'ajv';
+import type { SuiteDefinition } from './suite';
 import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
 
 /**
@@ -23,6 +24,7 @@ export function checkPluginShape(plugin: PluginDefinition): string[] {
   }
   if (!Array.isArray(plugin.kinds)) problems.push('kinds must be an array');
   if (!Array.isArray(plugin.tools)) problems.push('tools must be an array');
+  if (plugin.suites !== undefined && !Array.isArray(plugin.suites)) problems.push('suites must be an array when given');
   for (const hook of ['start', 'close'] as const) {
     if (plugin[hook] !== undefined && typeof plugin[hook] !== 'function') problems.push(`${hook} must be a function when given`);
   }
@@ -120,15 +122,31 @@ export function checkTool(tool: ToolDefinition, ajv: Ajv): string[] {
   return problems;
 }
 
+const SUITE_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
+
+export function checkSuite(suite: SuiteDefinition): string[] {
+  const where = `suite ${JSON.stringify(suite?.name)}`;
+  if (typeof suite !== 'object' || suite === null) return ['every suite must be an object'];
+  const problems: string[] = [];
+  if (typeof suite.name !== 'string' || !SUITE_NAME.test(suite.name)) problems.push(`${where}: name must be lower-case words, like "office" or "tau2-retail"`);
+  if (typeof suite.description !== 'string' || suite.description.trim() === '') problems.push(`${where}: description must be a non-empty string`);
+  if (typeof suite.dir !== 'string' || suite.dir === '') problems.push(`${where}: dir must be the folder of its task files`);
+  if (typeof suite.checks !== 'object' || suite.checks === null) problems.push(`${where}: checks must be an object of functions`);
+  else for (const [name, check] of Object.entries(suite.checks)) if (typeof check !== 'function') problems.push(`${where}: check ${JSON.stringify(name)} must be a function`);
+  for (const hook of ['tasks', 'user'] as const) if (suite[hook] !== undefined && typeof suite[hook] !== 'function') problems.push(`${where}: ${hook} must be a function when given`);
+  return problems;
+}
+
 /** Names that appear more than once, in the plugin itself or already taken by loaded plugins. */
 export function checkDuplicates(
   plugin: PluginDefinition,
-  taken: { plugins: ReadonlySet<string>; kinds: ReadonlySet<string>; tools: ReadonlySet<string> },
+  taken: { plugins: ReadonlySet<string>; kinds: ReadonlySet<string>; tools: ReadonlySet<string>; suites: ReadonlySet<string> },
 ): string[] {
   const problems: string[] = [];
   if (taken.plugins.has(plugin.name)) problems.push(`a plugin named ${JSON.stringify(plugin.name)} is already loaded`);
   problems.push(...duplicateNames('kind', plugin.kinds.map((k) => k.name), taken.kinds));
   problems.push(...duplicateNames('tool', plugin.tools.map((t) => t.name), taken.tools));
+  problems.push(...duplicateNames('suite', (plugin.suites ?? []).map((s) => s.name), taken.suites));
   return problems;
 }
 

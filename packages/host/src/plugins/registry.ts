@@ -1,6 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { CoworkError, isCoworkError } from '../errors';
-import { checkDuplicates, checkKind, checkPluginShape, checkTool } from './manifest-checks';
+import { checkDuplicates, checkKind, checkPluginShape, checkSuite, checkTool } from './manifest-checks';
+import type { SuiteDefinition } from './suite';
 import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
 
 /** A kind of a loaded plugin, with its schemas compiled once. */
@@ -65,10 +66,12 @@ export class PluginRegistry {
     return [
       ...plugin.kinds.flatMap((kind) => checkKind(kind, this.ajv)),
       ...plugin.tools.flatMap((tool) => checkTool(tool, this.ajv)),
+      ...(plugin.suites ?? []).flatMap((suite) => checkSuite(suite)),
       ...checkDuplicates(plugin, {
         plugins: new Set(this.pluginsByName.keys()),
         kinds: new Set(this.kindsByName.keys()),
         tools: new Set(this.toolsByName.keys()),
+        suites: new Set(this.suites().map((s) => s.suite.name)),
       }),
     ];
   }
@@ -102,6 +105,11 @@ export class PluginRegistry {
 
   tools(): RegisteredTool[] {
     return [...this.toolsByName.values()];
+  }
+
+  /** Every loaded plugin's benchmark suites, with the plugin that brings each. */
+  suites(): { readonly plugin: string; readonly suite: SuiteDefinition }[] {
+    return this.plugins().flatMap((plugin) => (plugin.suites ?? []).map((suite) => ({ plugin: plugin.name, suite })));
   }
 
   /** Compiles an ad-hoc schema with the registry's validator (used for tool inputs of other sources). */

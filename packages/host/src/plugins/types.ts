@@ -1,6 +1,7 @@
 import type { Json, Operator } from '../store/records';
 import type { JsonSchema } from '../util/json-schema';
 import type { ResourceApi, ResourceReader } from './resource-api';
+import type { SuiteDefinition } from './suite';
 
 export type { JsonSchema, ResourceReader };
 
@@ -120,6 +121,8 @@ export interface PluginManifest {
   readonly description?: string;
   readonly kinds?: readonly ResourceKind[];
   readonly tools?: readonly ToolDefinition[];
+  /** Benchmark suites of tasks for this plugin's kinds and tools (see ./suite.ts, `cowork bench`). */
+  readonly suites?: readonly SuiteDefinition[];
   /**
    * Called once the host has opened, before it serves anything: warm what the first request would
    * otherwise wait for (a WASM kernel). A throw is reported among the host's plugin problems; the
