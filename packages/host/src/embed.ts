@@ -33,3 +33,15 @@ export {
 export type { CreateMonitorInput } from './monitors/monitor-input';
 export { parseCron, nextCronTime, type CronSchedule } from './monitors/cron';
 export type { MonitorKind, MonitorRecord, MonitorStatus, MonitorTarget } from './store/monitor-records';
+// Benchmark runs (evaluation/): a suite's tasks run as real host tasks and scored by its checks.
+export { runSuite, DEFAULT_BUDGET, type SuiteRunOptions } from './evaluation/runner';
+export { runTrial, type TrialModel, type TrialOptions, type TrialOutcome } from './evaluation/trial';
+export { loadSuiteTasks, TASK_FILE_SCHEMA } from './evaluation/task-file';
+export { availableSuites, findSuite, type AvailableSuite } from './evaluation/suites';
+export { runtimeSuite } from './evaluation/runtime-suite';
+export { readScript, ScriptProvider, ScriptRecorder, SCRIPT_FORMAT, type SessionScript, type ScriptTurn, type ScriptToolCall } from './evaluation/script';
+export { summarize } from './evaluation/metrics';
+export { compareResults } from './evaluation/pairwise';
+export { reportHtml } from './evaluation/report-html';
+export { formatResultsTable, formatComparison } from './evaluation/results-table';
+export { RESULTS_FORMAT, RUN_RECORD_FORMAT, type ResultsFile, type RunRecord, type TrialResult, type ItemResult, type TaskBudget } from './evaluation/results-format';

@@ -18,6 +18,8 @@ export type {
   TrialRun,
   UserTurnContext,
 } from './plugins/suite';
+/** The tool calls of a trial with their results, for a suite's checks. */
+export { runCalls, type RunCall } from './evaluation/run-calls';
 export { asToolResult } from './plugins/tool-result';
 export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';

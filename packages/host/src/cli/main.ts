@@ -1,6 +1,7 @@
 import { toCoworkError } from '../errors';
 import { group, type Command } from './command';
 import { isCommandExit } from './command-exit';
+import { benchCommand } from './commands/bench';
 import { jobsCommand } from './commands/jobs';
 import { pluginsCommand } from './commands/plugins';
 import { resourcesCommand } from './commands/resources';
@@ -25,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   tasks: tasksCommand,
   task: taskCommand,
   serve: serveCommand,
+  bench: benchCommand,
 };
 
 /**

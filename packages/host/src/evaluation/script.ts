@@ -118,32 +118,42 @@ export class ScriptProvider implements ModelProvider {
   }
 
   private fillJson(value: Json, messages: readonly ChatMessage[]): Json {
-    if (typeof value === 'string') return this.fill(value, messages);
+    if (typeof value === 'string') {
+      // A string that is one placeholder takes the value's own type (a revision number stays a number).
+      const whole = PLACEHOLDER_ONLY.exec(value);
+      return whole ? this.resolve(whole[0], whole[1]!, whole[2], messages) : this.fill(value, messages);
+    }
     if (Array.isArray(value)) return value.map((item) => this.fillJson(item, messages));
     if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.fillJson(v as Json, messages)]));
     return value;
   }
 
   private fill(text: string, messages: readonly ChatMessage[]): string {
-    return text.replace(/\{\{(resource|agent|result|task)(?::([^}]+))?\}\}/g, (whole, what: string, arg: string | undefined) => {
-      const value =
-        what === 'task'
-          ? this.values.taskId()
-          : what === 'resource'
-            ? this.values.resourceId(arg ?? '')
-            : what === 'agent'
-              ? this.values.agentId(arg ?? '')
-              : lastResultValue(messages, arg ?? '');
-      if (value === undefined) {
-        throw new CoworkError('replay_mismatch', `${this.file}: ${whole} has no value in this run`, { file: this.file, placeholder: whole });
-      }
-      return value;
+    return text.replace(PLACEHOLDER, (whole, what: string, arg: string | undefined) => {
+      const value = this.resolve(whole, what, arg, messages);
+      return typeof value === 'string' ? value : JSON.stringify(value);
     });
+  }
+
+  private resolve(whole: string, what: string, arg: string | undefined, messages: readonly ChatMessage[]): Json {
+    const value =
+      what === 'task'
+        ? this.values.taskId()
+        : what === 'resource'
+          ? this.values.resourceId(arg ?? '')
+          : what === 'agent'
+            ? this.values.agentId(arg ?? '')
+            : lastResultValue(messages, arg ?? '');
+    if (value === undefined) throw new CoworkError('replay_mismatch', `${this.file}: ${whole} has no value in this run`, { file: this.file, placeholder: whole });
+    return value;
   }
 }
 
-/** A value from the newest tool result in the messages, by a dotted path; strings as they are, others as JSON. */
-function lastResultValue(messages: readonly ChatMessage[], path: string): string | undefined {
+const PLACEHOLDER = /\{\{(resource|agent|result|task)(?::([^}]+))?\}\}/g;
+const PLACEHOLDER_ONLY = /^\{\{(resource|agent|result|task)(?::([^}]+))?\}\}$/;
+
+/** A value from the newest tool result in the messages, by a dotted path. */
+function lastResultValue(messages: readonly ChatMessage[], path: string): Json | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'tool') continue;
@@ -157,7 +167,7 @@ function lastResultValue(messages: readonly ChatMessage[], path: string): string
       if (!isPlainObject(value) && !Array.isArray(value)) return undefined;
       value = (value as Record<string, unknown>)[part];
     }
-    return value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+    return value as Json | undefined;
   }
   return undefined;
 }

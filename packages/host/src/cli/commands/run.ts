@@ -154,14 +154,14 @@ function runInput(args: LeafArgs): RunInput {
   return { kind: 'resume', workspaceArgument, taskId: text, ...(message !== undefined && { message }) };
 }
 
-function modelOverrides(args: LeafArgs): ModelConfig {
+export function modelOverrides(args: LeafArgs): ModelConfig {
   const baseUrl = args.option('model-base-url');
   const model = args.option('model');
   return { ...(baseUrl !== undefined && { baseUrl }), ...(model !== undefined && { model }) };
 }
 
 /** The provider; without a model, the `model_not_configured` error (saying how to set one) and exit 2. */
-function providerOrExit(config: ModelConfig, context: CliContext): ModelProvider {
+export function providerOrExit(config: ModelConfig, context: CliContext): ModelProvider {
   try {
     return createModelProvider(config);
   } catch (error) {

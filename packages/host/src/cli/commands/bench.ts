@@ -1,0 +1,164 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CoworkError } from '../../errors';
+import { compareResults } from '../../evaluation/pairwise';
+import { summarize } from '../../evaluation/metrics';
+import { reportHtml } from '../../evaluation/report-html';
+import { RESULTS_FORMAT, type ResultsFile } from '../../evaluation/results-format';
+import { formatComparison, formatResultsTable } from '../../evaluation/results-table';
+import { runSuite, type SuiteRunOptions } from '../../evaluation/runner';
+import { availableSuites, findSuite } from '../../evaluation/suites';
+import { loadSuiteTasks } from '../../evaluation/task-file';
+import type { TrialModel } from '../../evaluation/trial';
+import type { ModelProvider } from '../../models/types';
+import { modelConfigFromEnv } from '../../models';
+import type { TextModel } from '../../plugins/suite';
+import { group, leaf, type CliContext, type LeafArgs } from '../command';
+import { modelOverrides, providerOrExit } from './run';
+
+/**
+ * `cowork bench`: benchmark suites of tasks run as real host tasks and scored by deterministic
+ * checks (see evaluation/). `list` shows the suites, `run` runs one against the configured model
+ * or against session scripts, `report` prints and renders a run's results.
+ */
+
+const listCommand = leaf({
+  summary: 'list the benchmark suites (the host runtime suite and those of the loaded plugins) with their tasks',
+  positionals: [],
+  options: { data: { value: 'DIR', description: "a suite's data folder, for suites read from a public benchmark's data" } },
+  async run(args, context) {
+    const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
+    const rows = [];
+    for (const { plugin, suite } of suites) {
+      const tasks = await loadSuiteTasks(suite, { data: args.option('data') }).catch((error: unknown) => error as Error);
+      rows.push({
+        suite: suite.name,
+        plugin,
+        description: suite.description,
+        ...(tasks instanceof Error ? { problem: tasks.message } : { dev: tasks.filter((t) => t.split === 'dev').length, heldout: tasks.filter((t) => t.split === 'heldout').length }),
+      });
+    }
+    context.out.result({ suites: rows }, ({ suites: list }) =>
+      list.map((r) => ('problem' in r ? `${r.suite.padEnd(16)} (${r.plugin})  cannot list its tasks: ${r.problem}` : `${r.suite.padEnd(16)} (${r.plugin})  ${r.dev} dev, ${r.heldout} heldout  ${r.description}`)),
+    );
+  },
+});
+
+const runSuiteCommand = leaf({
+  summary: 'run a suite: each task as a real host task in a fresh workspace, scored by its rubric; results in --out',
+  details: [
+    '',
+    'The model is the configured OpenAI-compatible server (COWORK_MODEL_BASE_URL, COWORK_MODEL), or --replay DIR:',
+    "session scripts (<task>.json) played back with no model server, such as a suite's solutions/reference. --record",
+    'writes the run as scripts (in --out/scripts) that replay it. Every trial leaves a run record in --out/records and',
+    'updates --out/results.json; a stopped run goes on with --resume. A trial that fails (a crash, the model, a',
+    'script that does not fit, a check that throws) is recorded as invalid with its reason, and the run goes on.',
+  ],
+  positionals: ['SUITE'],
+  options: {
+    tasks: { value: 'a,b', description: 'only these tasks' },
+    trials: { value: 'K', description: 'trials of each task (default 1)' },
+    split: { value: 'dev|heldout|all', description: 'which tasks (default all)' },
+    replay: { value: 'DIR', description: 'play session scripts from DIR instead of asking a model' },
+    record: { description: 'with a model: write each task\'s first trial as a session script' },
+    out: { value: 'DIR', description: 'where results.json and records/ go (default bench-runs/<suite>-<time>)' },
+    resume: { description: 'go on with the run in --out: keep its trials, run the missing ones' },
+    data: { value: 'DIR', description: "a suite's data folder (a public benchmark's data)" },
+    html: { value: 'FILE', description: 'also write the HTML report there' },
+    'model-base-url': { value: 'URL', description: 'the OpenAI-compatible server' },
+    model: { value: 'NAME', description: 'the model name' },
+  },
+  async run(args, context) {
+    const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
+    const { suite } = findSuite(suites, args.positional('SUITE'));
+    const trials = positiveInteger(args.option('trials') ?? '1', 'trials');
+    const split = splitOption(args.option('split'));
+    const replay = args.option('replay');
+    const model = trialModel(args, context, replay);
+    const outDir = resolve(context.io.cwd, args.option('out') ?? join('bench-runs', `${suite.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    const options: SuiteRunOptions = {
+      suite,
+      trials,
+      split,
+      model: model.trial,
+      modelName: model.name,
+      host: { pluginModules: context.pluginModules, resolveFrom: context.io.cwd },
+      outDir,
+      resume: args.flag('resume'),
+      ...(args.option('tasks') ? { tasks: args.option('tasks')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+      ...(args.option('data') ? { data: resolve(context.io.cwd, args.option('data')!) } : {}),
+      onTrial: (event) => {
+        const progress = (line: string): void => {
+          if (!context.out.json) context.io.stderr(`${line}\n`);
+        };
+        if (event.phase === 'start') progress(`[${event.index + 1}/${event.total}] ${suite.name}/${event.task} trial ${event.trial}…`);
+        else progress(`[${event.index + 1}/${event.total}] ${event.result.task} trial ${event.result.trial}: ${event.result.status === 'invalid' ? `invalid (${event.result.reason})` : `${event.result.score}/${event.result.maxScore}${event.result.passed ? ' all passed' : ''}`}`);
+      },
+    };
+    const results = await runSuite(options);
+    writeHtml(args, context, results);
+    context.out.result({ outDir, results: join(outDir, 'results.json'), summary: summarize(results) }, ({ summary }) => [...formatResultsTable(summary), `results: ${join(outDir, 'results.json')}`]);
+  },
+});
+
+const reportCommand = leaf({
+  summary: "print a run's results (RUN: its folder or results.json) with the metrics; --html writes the report page, --compare another run",
+  positionals: ['RUN'],
+  options: {
+    html: { value: 'FILE', description: 'write the HTML report there' },
+    compare: { value: 'RUN', description: 'another run of the same suite: wins, losses, ties, Elo and win rate' },
+  },
+  async run(args, context) {
+    const results = readResults(resolve(context.io.cwd, args.positional('RUN')));
+    const other = args.option('compare') ? readResults(resolve(context.io.cwd, args.option('compare')!)) : undefined;
+    writeHtml(args, context, results, other);
+    const summary = summarize(results);
+    const comparison = other ? compareResults(results.trials, other.trials) : undefined;
+    context.out.result({ summary, ...(comparison ? { comparison } : {}) }, () => [...formatResultsTable(summary), ...(comparison ? ['', ...formatComparison(comparison)] : [])]);
+  },
+});
+
+export const benchCommand = group({
+  summary: 'benchmark suites: run tasks as real host tasks scored by deterministic checks, and report the metrics',
+  children: { list: listCommand, run: runSuiteCommand, report: reportCommand },
+});
+
+function trialModel(args: LeafArgs, context: CliContext, replay: string | undefined): { trial: TrialModel; name: string | null } {
+  if (replay) {
+    const dir = resolve(context.io.cwd, replay);
+    if (!existsSync(dir)) throw new CoworkError('invalid_input', `--replay ${replay}: no such folder`, { replay });
+    return { trial: { kind: 'script', dir }, name: 'replay' };
+  }
+  const config = modelConfigFromEnv(context.io.env, modelOverrides(args));
+  const provider = providerOrExit(config, context);
+  return { trial: { kind: 'model', provider, text: textModel(provider), record: args.flag('record') }, name: config.model ?? null };
+}
+
+/** The model as plain text in, text out: the simulated user of a suite, and a judge. */
+function textModel(provider: ModelProvider): TextModel {
+  return async (messages, signal) => (await provider.complete({ messages: messages.map((m) => ({ ...m })), tools: [], signal })).message.content ?? '';
+}
+
+function writeHtml(args: LeafArgs, context: CliContext, results: ResultsFile, other?: ResultsFile): void {
+  const html = args.option('html');
+  if (html) writeFileSync(resolve(context.io.cwd, html), reportHtml(results, other ? { compareWith: other } : {}));
+}
+
+function readResults(path: string): ResultsFile {
+  const file = existsSync(join(path, 'results.json')) ? join(path, 'results.json') : path;
+  if (!existsSync(file)) throw new CoworkError('not_found', `no results at ${path}`, { path });
+  const results = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
+  if (results.format !== RESULTS_FORMAT) throw new CoworkError('invalid_input', `${file} is not a results file (${RESULTS_FORMAT})`, { file });
+  return results;
+}
+
+function positiveInteger(text: string, field: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new CoworkError('invalid_input', `--${field} must be a whole number above 0, got ${JSON.stringify(text)}`, { field });
+  return value;
+}
+
+function splitOption(text: string | undefined): 'dev' | 'heldout' | 'all' {
+  if (text === undefined || text === 'all' || text === 'dev' || text === 'heldout') return text ?? 'all';
+  throw new CoworkError('invalid_input', `--split must be dev, heldout or all, got ${JSON.stringify(text)}`, { field: 'split' });
+}
