@@ -13,6 +13,7 @@ import { registerWebAssets } from './page';
 import { registerVendorAssets } from './vendor';
 import { collectRoutes, openApiDocument } from './openapi';
 import { registerAuthRoutes } from './routes/auth';
+import { registerBenchRoutes } from './routes/bench';
 import { registerCandidateRoutes } from './routes/candidates';
 import { registerDemoRoutes } from './routes/demo';
 import { hostVersion, registerMetaRoutes } from './routes/meta';
@@ -136,6 +137,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
+    registerBenchRoutes(app, ctx);
     app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => openApiDocument(routes, ctx.version));
     await app.ready();
   } catch (error) {

@@ -13,6 +13,7 @@ import type { TrialModel } from '../../evaluation/trial';
 import type { ModelProvider } from '../../models/types';
 import { modelConfigFromEnv } from '../../models';
 import type { TextModel } from '../../plugins/suite';
+import { BENCH_RUNS_DIR } from '../../server/routes/bench';
 import { group, leaf, type CliContext, type LeafArgs } from '../command';
 import { modelOverrides, providerOrExit } from './run';
 
@@ -61,7 +62,7 @@ const runSuiteCommand = leaf({
     split: { value: 'dev|heldout|all', description: 'which tasks (default all)' },
     replay: { value: 'DIR', description: 'play session scripts from DIR instead of asking a model' },
     record: { description: 'with a model: write each task\'s first trial as a session script' },
-    out: { value: 'DIR', description: 'where results.json and records/ go (default bench-runs/<suite>-<time>)' },
+    out: { value: 'DIR', description: 'where results.json and records/ go (default <workspace>/bench-runs/<suite>-<time>, served by cowork serve)' },
     resume: { description: 'go on with the run in --out: keep its trials, run the missing ones' },
     data: { value: 'DIR', description: "a suite's data folder (a public benchmark's data)" },
     html: { value: 'FILE', description: 'also write the HTML report there' },
@@ -75,7 +76,8 @@ const runSuiteCommand = leaf({
     const split = splitOption(args.option('split'));
     const replay = args.option('replay');
     const model = trialModel(args, context, replay);
-    const outDir = resolve(context.io.cwd, args.option('out') ?? join('bench-runs', `${suite.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    // By default in the workspace, where `cowork serve` lists the runs and serves their reports.
+    const outDir = args.option('out') ? resolve(context.io.cwd, args.option('out')!) : join(context.workspaceDir, BENCH_RUNS_DIR, `${suite.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const options: SuiteRunOptions = {
       suite,
       trials,
