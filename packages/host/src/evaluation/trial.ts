@@ -66,6 +66,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
   let recorder: ScriptRecorder | undefined;
   let turns = 0;
   const userMessages: string[] = [];
+  const replies: string[] = [];
   try {
     host = await Host.open({ workspaceDir: o.workspaceDir, ...o.host, onBackgroundError: () => undefined });
     const open = host;
@@ -120,7 +121,8 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
           break;
         }
         if (result.reason !== 'awaiting_user') break;
-        const next = await userTurn(o, script, userMessages, result.reply ?? '', stop.signal);
+        replies.push(result.reply ?? '');
+        const next = await userTurn(o, script, userMessages, replies, stop.signal);
         if (next === null) break;
         userMessages.push(next);
         await runtime.postUserMessage(taskId, next);
@@ -191,10 +193,9 @@ function budgetOf(task: SuiteTask, defaults: TaskBudget): TaskBudget {
 }
 
 /** The person's next message: the script's, the suite's simulated user's, or none. */
-async function userTurn(o: TrialOptions, script: SessionScript | undefined, said: readonly string[], reply: string, signal: AbortSignal): Promise<string | null> {
+async function userTurn(o: TrialOptions, script: SessionScript | undefined, said: readonly string[], replies: readonly string[], signal: AbortSignal): Promise<string | null> {
   if (script) return script.user?.[said.length] ?? null;
   if (!o.suite.user) return null;
-  const replies = [reply];
   return o.suite.user({ task: o.task, replies, ...(o.model.kind === 'model' && o.model.text ? { model: o.model.text } : {}), signal });
 }
 
