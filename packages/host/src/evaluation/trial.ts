@@ -196,7 +196,7 @@ function budgetOf(task: SuiteTask, defaults: TaskBudget): TaskBudget {
 async function userTurn(o: TrialOptions, script: SessionScript | undefined, said: readonly string[], replies: readonly string[], signal: AbortSignal): Promise<string | null> {
   if (script) return script.user?.[said.length] ?? null;
   if (!o.suite.user) return null;
-  return o.suite.user({ task: o.task, replies, ...(o.model.kind === 'model' && o.model.text ? { model: o.model.text } : {}), signal });
+  return o.suite.user({ task: o.task, replies, said: [o.task.request, ...said], ...(o.model.kind === 'model' && o.model.text ? { model: o.model.text } : {}), signal });
 }
 
 /** Ids of this trial that a recorded script names by placeholder. */

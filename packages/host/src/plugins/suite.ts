@@ -97,6 +97,8 @@ export interface UserTurnContext {
   readonly task: SuiteTask;
   /** Main's messages to the person so far, oldest first (its replies without tool calls). */
   readonly replies: readonly string[];
+  /** What the person said so far, oldest first: the task's request, then each message after it. */
+  readonly said: readonly string[];
   /** The model that plays the user, when one is configured (absent in replay: the user is scripted). */
   readonly model?: TextModel;
   readonly signal: AbortSignal;
