@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_FILES, defaultDataDir } from '../src/data';
+
+/** τ²-bench retail's data, where the suite finds it by default (../shared/benchmarks/tau2-retail). */
+export const DATA_DIR = defaultDataDir();
+export const HAVE_DATA = DATA_FILES.every((file) => existsSync(join(DATA_DIR, file)));
+
+/** `describe` when the data is there; otherwise skipped, saying why. */
+export function describeWithData(name: string, body: () => void): void {
+  if (HAVE_DATA) {
+    describe(name, body);
+    return;
+  }
+  console.log(`skipped "${name}": τ²-bench retail data is not in ${DATA_DIR}`);
+  describe.skip(name, body);
+}
+
+/** A Python 3 with pydantic 2 that can run the reference's tools, or why there is none. */
+export function findPython(): { python: string } | { reason: string } {
+  if (!existsSync(join(DATA_DIR, 'reference-python', 'retail_tools.py'))) return { reason: `the reference's Python is not in ${DATA_DIR}/reference-python` };
+  const tried: string[] = [];
+  for (const python of ['python3', '/usr/bin/python3', 'python']) {
+    const probe = spawnSync(python, ['-c', 'import pydantic, sys; print(pydantic.VERSION); sys.exit(0 if int(pydantic.VERSION.split(".")[0]) >= 2 else 3)'], { encoding: 'utf8' });
+    if (probe.status === 0) return { python };
+    tried.push(`${python}: ${probe.error ? probe.error.message : probe.status === 3 ? `pydantic ${probe.stdout.trim()} (needs 2)` : (probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.status}`)}`);
+  }
+  return { reason: `no Python 3 with pydantic 2 here (${tried.join('; ')})` };
+}
+
+/** A small seeded generator (mulberry32), so generated calls are the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
