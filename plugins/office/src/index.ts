@@ -2,10 +2,12 @@
  * The office plugin: slide decks (`office.presentation`) and text documents (`office.document`)
  * people and agents edit together by fine-grained ops; exported to and imported from pptx and docx,
  * rendered to pdf and png by LibreOffice, and checked by the `office_preview` and `office_lint` tools.
+ * Its benchmark suite (`cowork bench run office`, src/suite.ts) scores agents on tasks over both kinds.
  */
 import { definePlugin } from '@cowork/host';
 import { documentKind } from './document/kind';
 import { presentationKind } from './presentation/kind';
+import { officeSuite } from './suite';
 import { officeTools } from './tools';
 
 export { presentationKind } from './presentation/kind';
@@ -23,6 +25,7 @@ export type { DocumentOp } from './document/ops';
 export { importDocx } from './import/docx';
 export { officePreviewExports } from './preview/exports';
 export type { Finding, FindingCode, Severity } from './lint/findings';
+export { officeSuite } from './suite';
 
 export const plugin = definePlugin({
   name: 'office',
@@ -30,4 +33,5 @@ export const plugin = definePlugin({
   description: 'Office documents: slide decks and text documents edited by fine-grained ops; pptx and docx in and out, pdf and png previews.',
   kinds: [presentationKind, documentKind],
   tools: [...officeTools],
+  suites: [officeSuite],
 });
