@@ -17,16 +17,23 @@ export function describeWithData(name: string, body: () => void): void {
   describe.skip(name, body);
 }
 
-/** A Python 3 with pydantic 2 that can run the reference's tools, or why there is none. */
-export function findPython(): { python: string } | { reason: string } {
+/**
+ * The Pythons here that can run the reference's tools (Python 3 with pydantic, 2 or Debian 12's
+ * 1.10; the same interpreter once), or why there is none.
+ */
+export function findPythons(): { pythons: { python: string; pydantic: string }[] } | { reason: string } {
   if (!existsSync(join(DATA_DIR, 'reference-python', 'retail_tools.py'))) return { reason: `the reference's Python is not in ${DATA_DIR}/reference-python` };
   const tried: string[] = [];
-  for (const python of ['python3', '/usr/bin/python3', 'python']) {
-    const probe = spawnSync(python, ['-c', 'import pydantic, sys; print(pydantic.VERSION); sys.exit(0 if int(pydantic.VERSION.split(".")[0]) >= 2 else 3)'], { encoding: 'utf8' });
-    if (probe.status === 0) return { python };
-    tried.push(`${python}: ${probe.error ? probe.error.message : probe.status === 3 ? `pydantic ${probe.stdout.trim()} (needs 2)` : (probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.status}`)}`);
+  const found = new Map<string, { python: string; pydantic: string }>();
+  for (const python of ['python3', '/usr/bin/python3']) {
+    const probe = spawnSync(python, ['-c', 'import os, sys, pydantic; print(os.path.realpath(sys.executable)); print(pydantic.VERSION)'], { encoding: 'utf8' });
+    if (probe.status === 0) {
+      const [executable, pydantic] = probe.stdout.trim().split('\n') as [string, string];
+      if (!found.has(executable)) found.set(executable, { python, pydantic });
+    } else tried.push(`${python}: ${probe.error ? probe.error.message : (probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.status}`)}`);
   }
-  return { reason: `no Python 3 with pydantic 2 here (${tried.join('; ')})` };
+  if (found.size === 0) return { reason: `no Python 3 with pydantic here (${tried.join('; ')}); on Debian: apt-get install python3-pydantic` };
+  return { pythons: [...found.values()] };
 }
 
 /** A small seeded generator (mulberry32), so generated calls are the same on every run. */

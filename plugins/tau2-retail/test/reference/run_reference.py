@@ -1,7 +1,8 @@
 """Runs τ²-bench's own retail tools (reference-python/, read from the data folder, not copied) on
-every task's gold actions and prints, per task, the final database's canonical JSON hash and each
-action's output as the reference environment renders it. The parity test compares both with the
-plugin's TypeScript tools.
+every task's gold actions and prints, per task, each action's output as the reference environment
+renders it and the canonical JSON of every order and user the run could have changed (the rest of
+its database is db.json's, whose canonical JSON's sha256 is printed once). The parity test compares
+them with the plugin's TypeScript tools.
 
 Only the bits of the tau2 package the reference files import are stubbed here: the DB base class
 (a pydantic model loaded from db.json), the toolkit base (a holder for the db; the decorator
@@ -40,11 +41,20 @@ def module(name, **attrs):
     return m
 
 
+def validate(cls, data):
+    """pydantic 2's model_validate, or pydantic 1's parse_obj (Debian 12 ships pydantic 1.10)."""
+    return cls.model_validate(data) if hasattr(cls, "model_validate") else cls.parse_obj(data)
+
+
+def dump(model):
+    return model.model_dump() if hasattr(model, "model_dump") else model.dict()
+
+
 class DB(BaseModel):
     @classmethod
     def load(cls, path):
         with open(path) as f:
-            return cls.model_validate(json.load(f))
+            return validate(cls, json.load(f))
 
 
 class ToolType(str, enum.Enum):
@@ -98,7 +108,7 @@ def floats(value):
 
 
 def canonical(db):
-    return json.dumps(floats(db.model_dump()), sort_keys=True, separators=(",", ":"))
+    return json.dumps(floats(dump(db)), sort_keys=True, separators=(",", ":"))
 
 
 def render(result):
@@ -106,14 +116,30 @@ def render(result):
     if isinstance(result, str):
         return result
     if isinstance(result, BaseModel):
-        return json.dumps(result.model_dump(), default=str)
+        return json.dumps(dump(result), default=str)
     return json.dumps(result, default=str)
+
+
+class Tracking(dict):
+    """The db's orders or users, noting every key a tool looks up: the tools change an order or a
+    user only through such a lookup (they iterate only to read), so the keys noted are all that a
+    run can have changed."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.touched = {}
+
+    def __getitem__(self, key):
+        self.touched[key] = True
+        return super().__getitem__(key)
 
 
 raw = json.loads((DATA / "db.json").read_text())
 tasks = json.loads((DATA / "tasks.json").read_text())
-initial = data_model.RetailDB.model_validate(raw)
-out = {"initial": hashlib.sha256(canonical(initial).encode()).hexdigest(), "tasks": {}}
+db = validate(data_model.RetailDB, raw)
+initial = canonical(db)
+out = {"initial": hashlib.sha256(initial.encode()).hexdigest(), "tasks": {}}
+models = {"orders": data_model.Order, "users": data_model.User}
 if CALLS is not None:
     runs = [(seq["id"], seq["calls"]) for seq in CALLS]
 else:
@@ -121,7 +147,8 @@ else:
 for run_id, calls in runs:
     if ONLY and run_id not in ONLY:
         continue
-    db = data_model.RetailDB.model_validate(raw)
+    db.orders = Tracking(db.orders)
+    db.users = Tracking(db.users)
     tools = tools_module.RetailTools(db)
     outputs = []
     for action in calls:
@@ -129,9 +156,17 @@ for run_id, calls in runs:
             outputs.append(render(getattr(tools, action["name"])(**action["arguments"])))
         except Exception as e:  # the evaluator logs the failure and goes on
             outputs.append(f"Error: {e}")
-    text = canonical(db)
-    entry = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "outputs": outputs}
-    if ONLY:
-        entry["canonical"] = text
+    # The run's database is db.json's with these orders and users as they are now (canonical JSON
+    # each); then they are read afresh from db.json for the next run.
+    entry = {"outputs": outputs}
+    for field in ("orders", "users"):
+        table = getattr(db, field)
+        entry[field] = {key: json.dumps(floats(dump(dict.__getitem__(table, key))), sort_keys=True, separators=(",", ":")) for key in table.touched if key in table}
+        for key in table.touched:
+            if key in raw[field]:
+                dict.__setitem__(table, key, validate(models[field], raw[field][key]))
     out["tasks"][run_id] = entry
+# Every run was undone: the database is db.json's again (so nothing outside the noted keys changed).
+db.orders, db.users = dict(db.orders), dict(db.users)
+out["restored"] = canonical(db) == initial
 json.dump(out, sys.stdout)
