@@ -5,18 +5,28 @@ import type { SuiteDefinition } from '../plugins/suite';
 import type { PluginDefinition } from '../plugins/types';
 import { runtimeSuite } from './runtime-suite';
 
-/** A suite and where it comes from: the host itself, or a plugin. */
+/** A suite and where it comes from: the host itself, or a plugin (with the module that loads it). */
 export interface AvailableSuite {
   readonly plugin: string;
   readonly suite: SuiteDefinition;
+  /** The plugin module to load for the suite's trials (none for the host's own suite). */
+  readonly pluginModules: readonly string[];
 }
 
-/** The host's own suite and those of the plugins a host with these plugins would load. */
+/**
+ * The host's own suite and those of the plugins a host with these plugins would load. Each
+ * plugin's suites run with that plugin alone (and the host's built-ins): a trial does not pay for
+ * starting every installed plugin (a CAD kernel, a browser) that its tasks do not use.
+ */
 export async function availableSuites(options: { pluginModules?: readonly string[]; plugins?: readonly PluginDefinition[]; resolveFrom?: string }): Promise<AvailableSuite[]> {
-  const registry = new PluginRegistry();
-  for (const plugin of options.plugins ?? []) registry.register(plugin);
-  await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd());
-  return [{ plugin: 'host', suite: runtimeSuite }, ...registry.suites()];
+  const suites: AvailableSuite[] = [{ plugin: 'host', suite: runtimeSuite, pluginModules: [] }];
+  for (const plugin of options.plugins ?? []) for (const suite of plugin.suites ?? []) suites.push({ plugin: plugin.name, suite, pluginModules: [] });
+  for (const specifier of options.pluginModules ?? []) {
+    const registry = new PluginRegistry();
+    await loadPlugins(registry, [specifier], options.resolveFrom ?? process.cwd());
+    for (const { plugin, suite } of registry.suites()) suites.push({ plugin, suite, pluginModules: [specifier] });
+  }
+  return suites;
 }
 
 /** The suite named `name`; `invalid_input` listing the known ones otherwise. */

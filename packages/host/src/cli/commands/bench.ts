@@ -71,7 +71,7 @@ const runSuiteCommand = leaf({
   },
   async run(args, context) {
     const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
-    const { suite } = findSuite(suites, args.positional('SUITE'));
+    const { suite, pluginModules } = findSuite(suites, args.positional('SUITE'));
     const trials = positiveInteger(args.option('trials') ?? '1', 'trials');
     const split = splitOption(args.option('split'));
     const replay = args.option('replay');
@@ -84,7 +84,7 @@ const runSuiteCommand = leaf({
       split,
       model: model.trial,
       modelName: model.name,
-      host: { pluginModules: context.pluginModules, resolveFrom: context.io.cwd },
+      host: { pluginModules, resolveFrom: context.io.cwd },
       outDir,
       resume: args.flag('resume'),
       ...(args.option('tasks') ? { tasks: args.option('tasks')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
