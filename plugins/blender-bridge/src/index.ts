@@ -6,6 +6,7 @@ import { definePlugin, type PluginDefinition } from '@cowork/host';
 import { createSceneKind } from './kind';
 import { limitsFromEnv, resolveLimits, type SceneQueueLimits } from './limits';
 import { SceneQueue } from './scene-queue';
+import { blenderSuite } from './suite';
 import { checkSupportTool, saveTool } from './tools';
 
 export { openSession, type BlenderSession } from './session';
@@ -15,6 +16,7 @@ export { BridgeClient, BridgeCommandError, BridgeGoneError } from './bridge/clie
 export { DEFAULT_LIMITS, type SceneQueueLimits } from './limits';
 export type { Material, Primitive, Scene, SceneObject, Vec3 } from './content';
 export type { SceneOp } from './ops';
+export { blenderSuite } from './suite';
 
 /**
  * The plugin with its own queue for Blender work on scenes (exports, checks without a session):
@@ -28,6 +30,7 @@ export function blenderBridgePlugin(limits: Partial<SceneQueueLimits> = {}): Plu
     description: 'Blender scenes driven by ops through a long-lived Blender; outside changes become external revisions.',
     kinds: [createSceneKind(queue)],
     tools: [checkSupportTool(queue), saveTool],
+    suites: [blenderSuite],
   });
 }
 
