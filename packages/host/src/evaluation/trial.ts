@@ -144,7 +144,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
   } finally {
     await runtime?.close().catch(() => undefined);
     if (host) await closeAndStopJobs(host);
-    rmSync(o.workspaceDir, { recursive: true, force: true });
+    rmSync(o.workspaceDir, { recursive: true, force: true, maxRetries: 10 });
   }
   const maxScore = o.task.rubric.reduce((sum, item) => sum + item.points, 0);
   const score = invalid ? 0 : items.reduce((sum, item) => sum + item.earned, 0);
@@ -266,9 +266,33 @@ async function scoreRubric(o: TrialOptions, host: Host, resources: Readonly<Reco
   return { items };
 }
 
-/** Closes the trial's host after stopping its jobs (an application such as Blender outlives a host on purpose). */
+/**
+ * Closes the trial's host, then kills the jobs it left running (an application such as Blender
+ * outlives a host on purpose) and waits until they and their supervisors are gone, so nothing of
+ * the trial runs on. The host closes first: while it is open, its poll restarts a scene's Blender
+ * that stops.
+ */
 async function closeAndStopJobs(host: Host): Promise<void> {
   const running = await host.jobs.list({ status: 'running' }).catch(() => []);
-  await Promise.all(running.map((job) => host.jobs.cancel(job.id, { graceMs: 0 }).catch(() => undefined)));
   await host.close().catch(() => undefined);
+  for (const job of running) if (job.pgid !== null) signal(-job.pgid);
+  const pids = running.flatMap((job) => [job.pid, job.supervisorPid]).filter((pid): pid is number => pid !== null);
+  for (let waited = 0; pids.some(alive) && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
