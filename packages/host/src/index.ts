@@ -63,3 +63,4 @@ export { CoworkError, isCoworkError, ERROR_CODES, type ErrorCode } from './error
 export { lineDiff } from './util/line-diff';
 export { jsonEqual } from './util/json';
 export { writeFileAtomic, writeJsonAtomic } from './util/atomic-file';
+export { killJobProcesses, type JobProcesses } from './util/kill-jobs';

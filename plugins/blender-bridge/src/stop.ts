@@ -1,10 +1,10 @@
+import { killJobProcesses, type JobProcesses } from '@cowork/host';
+
 /** The part of a host this needs: its jobs and a way to close it (a plugin does not import the host itself). */
 interface ClosableHost {
-  readonly jobs: { list(options: { status: 'running' }): Promise<{ command: string; pid: number | null; pgid: number | null; supervisorPid: number | null }[]> };
+  readonly jobs: { list(options: { status: 'running' }): Promise<(JobProcesses & { command: string })[]> };
   close(): Promise<void>;
 }
-
-const POLL_MS = 50;
 
 /**
  * Closes the host and stops the Blender processes its scenes left running (they outlive a host on
@@ -15,30 +15,5 @@ const POLL_MS = 50;
 export async function closeHostAndStopBlender(host: ClosableHost, timeoutMs = 30_000): Promise<void> {
   const blenders = (await host.jobs.list({ status: 'running' })).filter((job) => job.command === 'blender');
   await host.close();
-  for (const job of blenders) {
-    if (job.pgid !== null) signal(-job.pgid);
-  }
-  const pids = blenders.flatMap((job) => [job.pid, job.supervisorPid]).filter((pid): pid is number => pid !== null);
-  const deadline = Date.now() + timeoutMs;
-  while (pids.some(alive)) {
-    if (Date.now() > deadline) throw new Error(`Blender jobs still running ${timeoutMs} ms after SIGKILL: pids ${pids.filter(alive).join(', ')}`);
-    await new Promise((done) => setTimeout(done, POLL_MS));
-  }
-}
-
-function signal(target: number): void {
-  try {
-    process.kill(target, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  if (!(await killJobProcesses(blenders, timeoutMs))) throw new Error(`Blender jobs still running ${timeoutMs} ms after SIGKILL`);
 }

@@ -35,15 +35,3 @@ export function findPythons(): { pythons: { python: string; pydantic: string }[]
   if (found.size === 0) return { reason: `no Python 3 with pydantic here (${tried.join('; ')}); on Debian: apt-get install python3-pydantic` };
   return { pythons: [...found.values()] };
 }
-
-/** A small seeded generator (mulberry32), so generated calls are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

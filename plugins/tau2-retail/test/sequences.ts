@@ -1,5 +1,5 @@
 import type { Order, RetailDb, User } from '../src/model';
-import { seeded } from './helpers';
+import { seededRandom as seeded } from '@cowork/host/testkit';
 
 export interface Call {
   readonly name: string;

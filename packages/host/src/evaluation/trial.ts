@@ -7,6 +7,7 @@ import type { ModelProvider } from '../models/types';
 import type { SuiteCheckContext, SuiteDefinition, SuiteTask, TextModel, TrialEntry, TrialRun } from '../plugins/suite';
 import type { ResourceRecord } from '../store/records';
 import { asJson } from '../util/json';
+import { killJobProcesses } from '../util/kill-jobs';
 import { RUN_RECORD_FORMAT, type ItemResult, type RunRecord, type TaskBudget, type TrialResult } from './results-format';
 import { readScript, ScriptProvider, ScriptRecorder, type SessionScript } from './script';
 
@@ -275,24 +276,5 @@ async function scoreRubric(o: TrialOptions, host: Host, resources: Readonly<Reco
 async function closeAndStopJobs(host: Host): Promise<void> {
   const running = await host.jobs.list({ status: 'running' }).catch(() => []);
   await host.close().catch(() => undefined);
-  for (const job of running) if (job.pgid !== null) signal(-job.pgid);
-  const pids = running.flatMap((job) => [job.pid, job.supervisorPid]).filter((pid): pid is number => pid !== null);
-  for (let waited = 0; pids.some(alive) && waited < 10_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
-}
-
-function signal(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  await killJobProcesses(running, 10_000);
 }

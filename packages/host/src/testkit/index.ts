@@ -15,3 +15,4 @@ export { LiveTestClient, type LiveMessage } from './live-client';
 export { openTempHost, tempDir, type TempHost } from './temp-host';
 export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
 export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
+export { seededRandom } from '../util/random';
