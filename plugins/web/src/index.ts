@@ -6,6 +6,7 @@ import { definePlugin } from '@cowork/host';
 import { webAppKind } from './app/kind';
 import { sharedChromium } from './check/browser';
 import { webCheckTool } from './check/tool';
+import { webSuite } from './suite';
 
 export { webAppKind } from './app/kind';
 export { webCheckTool, type CheckInput } from './check/tool';
@@ -16,6 +17,7 @@ export type { BinaryFile, TextFile, WebApp, WebFile } from './app/content';
 export type { WebAppOp } from './app/ops';
 export { appFile } from './app/serve';
 export { zipWebApp } from './app/export-zip';
+export { webSuite } from './suite';
 export { appFromFolder, PACKING_PLANNER_STEPS, sampleApp, type SampleName } from './samples';
 
 export const plugin = definePlugin({
@@ -24,6 +26,8 @@ export const plugin = definePlugin({
   description: 'Web apps: files edited by fine-grained ops, served live at /apps/<id>/, exported as a zip, checked in headless Chromium.',
   kinds: [webAppKind],
   tools: [webCheckTool()],
+  // The web benchmark suite (suite/): tasks on web apps, judged in Chromium, by files and by the zip export.
+  suites: [webSuite],
   // A host keeps one Chromium for its checks (each in a fresh context) instead of starting one per check.
   start: () => sharedChromium().acquire(),
   close: () => sharedChromium().release(),
