@@ -64,3 +64,4 @@ export { lineDiff } from './util/line-diff';
 export { jsonEqual } from './util/json';
 export { writeFileAtomic, writeJsonAtomic } from './util/atomic-file';
 export { killJobProcesses, type JobProcesses } from './util/kill-jobs';
+export { processAlive } from './util/process-identity';

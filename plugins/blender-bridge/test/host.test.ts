@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isCoworkError, type Json, type RevisionRecord } from '@cowork/host';
+import { isCoworkError, processAlive, type Json, type RevisionRecord } from '@cowork/host';
 import { Host, PluginRegistry } from '@cowork/host/embed';
 import { closeHostAndStopBlender, plugin } from '../src';
 import { socketPathFor } from '../src/bridge/blender-process';
@@ -198,7 +198,7 @@ describe('blender.scene in a host', () => {
     const pid = openSession(id)!.pid!;
     await host.close();
     process.kill(pid, 'SIGKILL');
-    while (alive(pid)) await new Promise((done) => setTimeout(done, 50));
+    while (processAlive(pid)) await new Promise((done) => setTimeout(done, 50));
     host = await Host.open({ workspaceDir: dir, plugins: [plugin], externalPollMs: 0 });
     await host.resources.syncExternal(id);
     const [restart] = await host.resources.history(id, { after: head });
@@ -207,12 +207,3 @@ describe('blender.scene in a host', () => {
     expect(await scene()).toEqual(await host.resources.contentAt(id, savedRevision));
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -16,4 +16,4 @@ export { openTempHost, tempDir, type TempHost } from './temp-host';
 export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
 export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 export { seededRandom } from '../util/random';
-export { replaySolutions, solutionProblems, scoreLines } from './suite-solutions';
+export { replaySolutions, solutionProblems, solutionTests, type SolutionTestOptions } from './suite-solutions';

@@ -1,3 +1,5 @@
+import { processAlive, signalGroup } from './process-identity';
+
 /** What killing a job needs of its record: its process group, and the processes to wait for. */
 export interface JobProcesses {
   readonly pgid: number | null;
@@ -12,29 +14,12 @@ export interface JobProcesses {
  * on purpose (an application that outlives a host, such as Blender), at the end of a test or trial.
  */
 export async function killJobProcesses(jobs: readonly JobProcesses[], timeoutMs = 30_000): Promise<boolean> {
-  for (const job of jobs) if (job.pgid !== null) signal(-job.pgid);
+  for (const job of jobs) if (job.pgid !== null) signalGroup(job.pgid, 'SIGKILL');
   const pids = jobs.flatMap((job) => [job.pid, job.supervisorPid]).filter((pid): pid is number => pid !== null);
   const deadline = Date.now() + timeoutMs;
-  while (pids.some(alive)) {
+  while (pids.some(processAlive)) {
     if (Date.now() > deadline) return false;
     await new Promise((done) => setTimeout(done, 50));
   }
   return true;
-}
-
-function signal(target: number): void {
-  try {
-    process.kill(target, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -39,6 +39,11 @@ export function groupAlive(pgid: number): boolean {
   return signalZero(-pgid);
 }
 
+/** Whether the process `pid` is still alive (a zombie counts until it is reaped). */
+export function processAlive(pid: number): boolean {
+  return signalZero(pid);
+}
+
 /** Sends `signal` to the whole process group; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   return signalProcess(-pgid, signal);
