@@ -4,8 +4,9 @@
 // one above. From the bottom:
 //
 //   errors, util, store, jobs, plugins (the plugin contract and registry), resources, coordinator,
-//   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), host.ts,
-//   evaluation (benchmark suites), server, cli, testkit, and the package entries (index.ts, embed.ts).
+//   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), mcp-client (MCP
+//   servers mounted as plugins), host.ts, evaluation (benchmark suites), mcp-server (the host served
+//   over MCP), server, cli, testkit, and the package entries (index.ts, embed.ts).
 //
 // A plugin's sources (plugins/<name>/src) import only the plugin entry `@cowork/host`: never the
 // host's embed or testkit entries, its files, or another plugin. Its tests may also use
@@ -30,8 +31,10 @@ export const HOST_LAYERS = [
   'models',
   'agents',
   'plugins/builtin',
+  'mcp-client',
   'host',
   'evaluation',
+  'mcp-server',
   'server',
   'cli',
   'testkit',
