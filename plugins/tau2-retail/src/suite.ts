@@ -136,7 +136,7 @@ async function nlAssertion(context: SuiteCheckContext, args: Json | undefined): 
   const assertions = rawOf(context.task).evaluation_criteria?.nl_assertions ?? [];
   const index = (args as { index: number }).index;
   const assertion = assertions[index] ?? '';
-  if (!context.judge) return { pass: true, detail: `not judged in replay (no judge model; 0 points): ${assertion}` };
+  if (!context.judge) return { pass: true, judged: false, detail: `not judged in replay (no judge model; 0 points): ${assertion}` };
   let pending = judgments.get(context.run);
   if (!pending) {
     pending = judgeAssertions(context.judge, context.run, assertions, context.signal);

@@ -45,7 +45,7 @@ describeWithData('replaying the suite through the runtime', () => {
       const db = trial.items.find((item) => item.id === 'db')!;
       expect({ task: trial.task, pass: db.pass, detail: db.detail }).toEqual({ task: trial.task, pass: true, detail: 'the final database equals the gold database' });
       expect(trial.score).toBe(trial.maxScore);
-      for (const item of trial.items.filter((i) => i.id.startsWith('nl_'))) expect(item).toMatchObject({ pass: true, points: 0, detail: expect.stringMatching(/^not judged in replay/) });
+      for (const item of trial.items.filter((i) => i.id.startsWith('nl_'))) expect(item).toMatchObject({ pass: true, judged: false, points: 0, detail: expect.stringMatching(/^not judged in replay/) });
     }
     expect(results.trials.map((t) => t.task)).toEqual(sample);
   });

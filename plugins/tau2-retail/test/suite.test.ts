@@ -91,6 +91,7 @@ describeWithData('the tau2-retail suite', () => {
     const trial = conversation();
     expect(await check(context(task, null, trial), { index: 0 })).toEqual({
       pass: true,
+      judged: false,
       detail: 'not judged in replay (no judge model; 0 points): Agent should tell the user the materials of the two t-shirts are polyester and cotton.',
     });
     const asked: string[] = [];

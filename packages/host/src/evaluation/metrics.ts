@@ -307,6 +307,8 @@ export function summarize(results: ResultsFile, options: BootstrapOptions = {}):
   const trials = results.trials;
   const sum = (pick: (t: TrialResult) => number): number => trials.reduce((total, t) => total + pick(t), 0);
   const budgets = distinctBudgets(trials);
+  const unjudged = trials.reduce((total, t) => total + t.items.filter((item) => item.judged === false).length, 0);
+  if (unjudged > 0) warnings.push(`${unjudged} rubric item(s) were not judged (no judge model, as in a replay); their verdicts are placeholders.`);
   return {
     suite: results.suite,
     model: results.model,

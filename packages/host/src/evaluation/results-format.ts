@@ -29,6 +29,8 @@ export interface ItemResult {
   readonly pass: boolean;
   /** What the check found, in words (a person reads it when the item fails). */
   readonly detail: string;
+  /** Present (false) when the check could not judge the item: see CheckVerdict.judged. */
+  readonly judged?: false;
 }
 
 /**

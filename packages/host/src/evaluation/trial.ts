@@ -257,7 +257,7 @@ async function scoreRubric(o: TrialOptions, host: Host, resources: Readonly<Reco
     };
     try {
       const verdict = await o.suite.checks[item.check]!(context, item.args);
-      items.push({ id: item.id, description: item.description, points: item.points, earned: verdict.pass ? item.points : 0, pass: verdict.pass, detail: verdict.detail });
+      items.push({ id: item.id, description: item.description, points: item.points, earned: verdict.pass ? item.points : 0, pass: verdict.pass, detail: verdict.detail, ...(verdict.judged === false ? { judged: false as const } : {}) });
     } catch (error) {
       return { items, invalid: `check ${item.check} of item ${item.id} failed: ${isCoworkError(error) ? `${error.code}: ${error.message}` : (error as Error)?.message ?? String(error)}` };
     } finally {

@@ -68,6 +68,11 @@ export interface RubricItem {
 export interface CheckVerdict {
   readonly pass: boolean;
   readonly detail: string;
+  /**
+   * false when the check could not judge at all (a natural-language assertion in a replay, with no
+   * judge model): the item is reported as not judged, and the report counts such items.
+   */
+  readonly judged?: false;
 }
 
 export type SuiteCheck = (context: SuiteCheckContext, args: Json | undefined) => Promise<CheckVerdict> | CheckVerdict;

@@ -191,4 +191,12 @@ describe('summarize', () => {
     expect(warned.budget).toBeNull();
     expect(warned.tasks[0]!.budget).toBeNull();
   });
+
+  it('counts the items no judge judged', () => {
+    const unjudged = { id: 'nl_0', description: 'says the price', points: 0, earned: 0, pass: true, detail: 'not judged in replay', judged: false as const };
+    const plain = { id: 'db', description: 'the database', points: 1, earned: 1, pass: true, detail: 'the database matches' };
+    const counted = summarize(resultsFile([trial('a', 1, 1, { items: [plain, unjudged] }), trial('b', 1, 1, { items: [plain, unjudged, { ...unjudged, id: 'nl_1' }] })], { trialsPerTask: 1 }));
+    expect(counted.warnings).toEqual(['3 rubric item(s) were not judged (no judge model, as in a replay); their verdicts are placeholders.']);
+    expect(counted.metrics.allPassRate).toBe(100);
+  });
 });
