@@ -17,4 +17,15 @@ else
   echo "npm packages: up to date"
 fi
 
+# The outside MCP tools the tests judge us with (conformance suite, Inspector CLI, Node 22 for
+# them), in their own folder: see tools/mcp-peers/package.json for why not in the workspaces.
+peers="tools/mcp-peers"
+peers_stamp="$peers/node_modules/.cowork-install-stamp"
+peers_want="$(sha256sum "$peers/package-lock.json" | cut -d' ' -f1)"
+if [ ! -f "$peers_stamp" ] || [ "$(cat "$peers_stamp")" != "$peers_want" ]; then
+  echo "MCP peers: installing (npm ci in $peers)"
+  npm ci --prefix "$peers" --no-audit --no-fund
+  echo "$peers_want" > "$peers_stamp"
+fi
+
 npx nx run-many -t build --outputStyle=static
