@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
+import { McpServers } from './mcp-client/servers';
 import { jobsPlugin } from './plugins/builtin/jobs-plugin';
 import { MonitorService } from './monitors/monitor-service';
 import { monitorsPlugin } from './plugins/builtin/monitors-plugin';
@@ -64,6 +65,8 @@ export class Host {
   readonly jobs: JobService;
   /** Deterministic checks that post to an agent's Inbox when what they observe changes (see src/monitors). */
   readonly monitors: MonitorService;
+  /** The MCP servers mounted from `<workspace>/mcp.json`, each loaded as a plugin (see src/mcp-client). */
+  readonly mcp: McpServers;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
@@ -79,6 +82,7 @@ export class Host {
     coordinator: Coordinator;
     jobs: JobService;
     monitors: MonitorService;
+    mcp: McpServers;
     external: ExternalSessions;
     externalPollMs: number;
     onBackgroundError?: (error: unknown) => void;
@@ -100,6 +104,7 @@ export class Host {
     this.coordinator = parts.coordinator;
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;
+    this.mcp = parts.mcp;
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;
   }
@@ -123,15 +128,19 @@ export class Host {
       });
       const registry = new PluginRegistry();
       const builtin = [textPlugin, jobsPlugin(jobs), monitorsPlugin(monitors, workspaceDir)];
+      const mcp = new McpServers({ workspaceDir, store, now: clock, onBackgroundError: options.onBackgroundError ?? defaultBackgroundError });
       const pluginProblems = [
         ...registerPlugins(registry, [...builtin, ...(options.plugins ?? [])]),
         ...(await loadPlugins(registry, options.pluginModules ?? [], options.resolveFrom ?? process.cwd())),
+        ...mcp.problems,
+        ...registerPlugins(registry, mcp.plugins()),
       ];
       const events = new RevisionEvents(options.onBackgroundError);
       const limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.limits };
       const external = new ExternalSessions({ workspaceDir, jobs });
       const resources = new ResourceService({ store, registry, events, limits, now, external });
       const coordinator = await Coordinator.open(store, now);
+      mcp.attach(registry, (id) => resources.syncExternal(id));
       // Last, so that a start that fails leaves nothing else half-open.
       pluginProblems.push(...(await startPlugins(registry.plugins(), { workspaceDir, longLived: options.pollMonitors !== false })));
       return new Host({
@@ -142,6 +151,7 @@ export class Host {
         coordinator,
         jobs,
         monitors,
+        mcp,
         external,
         externalPollMs: options.externalPollMs ?? 2000,
         onBackgroundError: options.onBackgroundError,
@@ -159,6 +169,7 @@ export class Host {
   async close(): Promise<void> {
     clearInterval(this.externalPoll);
     await this.external.close();
+    await this.mcp.close();
     await closePlugins(this.registry.plugins(), this.onBackgroundError);
     await this.monitors.close();
     await this.jobs.close();

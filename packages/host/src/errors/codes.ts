@@ -183,6 +183,21 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'A tool failed with an error that is not one of the host\'s coded errors; `message` says what went wrong. Answered to the model as a tool error; the task goes on.',
   },
+  invalid_config: {
+    status: 400,
+    retryable: false,
+    hint: 'A configuration file or entry (like `<workspace>/mcp.json`) is not valid; `details.problems` lists why and `details.path` names the file. Nothing was written: fix it and try again.',
+  },
+  already_exists: {
+    status: 409,
+    retryable: false,
+    hint: 'Something with that name already exists (`details.name`); nothing was written. Pick another name, or remove the existing one first.',
+  },
+  tool_held: {
+    status: 409,
+    retryable: false,
+    hint: 'The MCP tool changed (description or schema) after a person approved its server, so its calls are held; `details.server` names the server. A person reviews and approves it again (`cowork mcp approve NAME` or POST /api/mcp/servers/NAME/approve).',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

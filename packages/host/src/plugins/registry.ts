@@ -58,6 +58,23 @@ export class PluginRegistry {
     }
   }
 
+  /**
+   * Replaces a loaded plugin's tools: a mounted MCP server's tools change while it runs. Checked like
+   * `register` (names, schemas, no clash with another plugin's tools); all or none.
+   */
+  replaceTools(pluginName: string, tools: readonly ToolDefinition[]): void {
+    if (!this.pluginsByName.has(pluginName)) throw new CoworkError('not_found', `no plugin ${pluginName} is loaded`, { plugin: pluginName });
+    const others = new Set([...this.toolsByName.values()].filter((t) => t.plugin !== pluginName).map((t) => t.tool.name));
+    const problems = [
+      ...tools.flatMap((tool) => checkTool(tool, this.ajv)),
+      ...tools.filter((tool) => others.has(tool.name)).map((tool) => `tool ${JSON.stringify(tool.name)} is already provided by another plugin`),
+    ];
+    if (problems.length > 0) throw new CoworkError('invalid_plugin', `plugin ${pluginName}: tools not replaced: ${problems.join('; ')}`, { plugin: pluginName, problems });
+    const compiled = tools.map((tool) => ({ plugin: pluginName, tool, validateInput: this.ajv.compile(tool.inputSchema) }));
+    for (const [name, registered] of this.toolsByName) if (registered.plugin === pluginName) this.toolsByName.delete(name);
+    for (const registered of compiled) this.toolsByName.set(registered.tool.name, registered);
+  }
+
   /** Every problem with the plugin, as it would be registered now. */
   check(plugin: PluginDefinition): string[] {
     if (typeof plugin !== 'object' || plugin === null) return ['the module does not export a plugin definition'];
