@@ -3,6 +3,7 @@ import { group, type Command } from './command';
 import { isCommandExit } from './command-exit';
 import { benchCommand } from './commands/bench';
 import { jobsCommand } from './commands/jobs';
+import { mcpCommand } from './commands/mcp';
 import { pluginsCommand } from './commands/plugins';
 import { resourcesCommand } from './commands/resources';
 import { runCommand } from './commands/run';
@@ -27,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   task: taskCommand,
   serve: serveCommand,
   bench: benchCommand,
+  mcp: mcpCommand,
 };
 
 /**

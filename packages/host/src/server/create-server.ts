@@ -21,6 +21,7 @@ import { registerResourceRoutes } from './routes/resources';
 import { APP_HEADERS, registerAppRoutes } from './routes/apps';
 import { registerExportRoutes } from './routes/exports';
 import { registerImportRoutes } from './routes/imports';
+import { registerMcpServerRoutes } from './routes/mcp-servers';
 import { registerTaskRoutes } from './routes/tasks';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
@@ -92,6 +93,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const events = new TaskEvents();
   const tasks = new TaskRunner(options.host, events, { provider: options.provider, providerError: options.providerError, runtime: options.runtime, onBackgroundError: onError });
   const live = new LiveHub(options.host, events, options.live);
+  // A mounted MCP server's progress reports go to the task's live clients (page, WebSocket).
+  const stopMcpProgress = options.host.mcp.onProgress((event) => events.publish(event));
   const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
@@ -108,6 +111,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     frameworkErrors: frameworkErrorHandler(SECURITY_HEADERS),
   });
   const close = async (): Promise<void> => {
+    stopMcpProgress();
     live.close();
     await tasks.close();
     await app.close();
@@ -138,6 +142,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerTaskRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
+    registerMcpServerRoutes(app, ctx);
     app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => openApiDocument(routes, ctx.version));
     await app.ready();
   } catch (error) {

@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context';
+import { AnyJson } from '../schemas';
+
+/**
+ * The workspace's mounted MCP servers (`<workspace>/mcp.json`, see src/mcp-client): list, add,
+ * remove, approve their tools, and answer their elicitation requests. Adding and removing edit the
+ * file (a bad entry or a taken name writes nothing) and take effect when the host next opens.
+ */
+
+const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
+type NameParams = Static<typeof NameParams>;
+const ElicitationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+type ElicitationParams = Static<typeof ElicitationParams>;
+
+const AddBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, description: 'lower-case letters, digits, - or _; prefixes its tools (`name__tool`)' }),
+    server: Type.Unknown({ description: 'an mcp.json entry: {"command", "args", "env"} (stdio) or {"url", "headers"} (Streamable HTTP), optionally "sampling", "timeoutMs"' }),
+  },
+  { additionalProperties: false },
+);
+type AddBody = Static<typeof AddBody>;
+
+const AnswerBody = Type.Object(
+  { action: Type.Union([Type.Literal('accept'), Type.Literal('decline'), Type.Literal('cancel')]), content: Type.Optional(Type.Record(Type.String(), AnyJson)) },
+  { additionalProperties: false },
+);
+
+const ServerStatus = Type.Object(
+  {
+    name: Type.String(),
+    transport: Type.Union([Type.Literal('stdio'), Type.Literal('http')]),
+    config: Type.Record(Type.String(), AnyJson),
+    state: Type.String({ description: 'connecting, ready, down, closed, or unloaded (added after this host opened)' }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    tools: Type.Array(Type.String()),
+    held: Type.Record(Type.String(), Type.String(), { description: 'tools refused until a person approves again, with why' }),
+    approvedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+const Elicitation = Type.Object(
+  {
+    id: Type.String(),
+    server: Type.String(),
+    taskId: Type.Union([Type.String(), Type.Null()]),
+    message: Type.String(),
+    requestedSchema: AnyJson,
+    createdAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export function registerMcpServerRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const mcp = ctx.host.mcp;
+  const tags = ['mcp'];
+
+  app.get('/api/mcp/servers', { schema: { summary: 'The mounted MCP servers, their state, tools and held tools', tags, response: { 200: Type.Object({ servers: Type.Array(ServerStatus) }) } } }, async () => ({
+    servers: mcp.list(),
+  }));
+
+  app.post<{ Body: AddBody }>(
+    '/api/mcp/servers',
+    { schema: { summary: 'Mount an MCP server (written to mcp.json; loads when the host next opens)', tags, body: AddBody, errors: [409], response: { 201: ServerStatus } } },
+    async (request, reply) => reply.code(201).send(mcp.add(request.body.name, request.body.server)),
+  );
+
+  app.delete<{ Params: NameParams }>(
+    '/api/mcp/servers/:name',
+    { schema: { summary: 'Unmount an MCP server and forget its approvals', tags, params: NameParams, errors: [404], response: { 200: Type.Object({ removed: Type.String() }) } } },
+    async (request) => {
+      mcp.remove(request.params.name);
+      return { removed: request.params.name };
+    },
+  );
+
+  app.post<{ Params: NameParams }>(
+    '/api/mcp/servers/:name/approve',
+    { schema: { summary: "Approve the running server's tools as they are now (releases held tools)", tags, params: NameParams, errors: [404, 503], response: { 200: ServerStatus } } },
+    async (request) => mcp.approve(request.params.name),
+  );
+
+  app.get('/api/mcp/elicitations', { schema: { summary: 'Questions MCP servers are waiting for a person to answer', tags, response: { 200: Type.Object({ elicitations: Type.Array(Elicitation) }) } } }, async () => ({
+    elicitations: mcp.pendingElicitations(),
+  }));
+
+  app.post<{ Params: ElicitationParams; Body: Static<typeof AnswerBody> }>(
+    '/api/mcp/elicitations/:id',
+    { schema: { summary: "Answer a server's question; the tool call that asked goes on", tags, params: ElicitationParams, body: AnswerBody, errors: [404], response: { 200: Type.Object({ answered: Elicitation }) } } },
+    async (request) => ({ answered: mcp.answerElicitation(request.params.id, request.body) }),
+  );
+}
