@@ -22,6 +22,7 @@ import { APP_HEADERS, registerAppRoutes } from './routes/apps';
 import { registerExportRoutes } from './routes/exports';
 import { registerImportRoutes } from './routes/imports';
 import { registerMcpServerRoutes } from './routes/mcp-servers';
+import { registerMcpRoutes } from './routes/mcp';
 import { registerTaskRoutes } from './routes/tasks';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
@@ -143,6 +144,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
     registerMcpServerRoutes(app, ctx);
+    await registerMcpRoutes(app, ctx, onError);
     app.get('/api/openapi.json', { schema: { summary: 'This document', tags: ['meta'] } }, async () => openApiDocument(routes, ctx.version));
     await app.ready();
   } catch (error) {

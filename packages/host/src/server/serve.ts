@@ -59,7 +59,7 @@ function listenError(error: unknown, host: string, port: number): unknown {
   return new CoworkError('invalid_input', `cannot listen on ${host}:${port}: ${why[code]}`, { host, port, cause: code });
 }
 
-function modelFrom(env: Readonly<Record<string, string | undefined>>): { provider?: ModelProvider; problem: CoworkError | null; maxOutputTokens?: number } {
+export function modelFrom(env: Readonly<Record<string, string | undefined>>): { provider?: ModelProvider; problem: CoworkError | null; maxOutputTokens?: number } {
   const config = modelConfigFromEnv(env);
   try {
     return { provider: createModelProvider(config), problem: null, maxOutputTokens: config.maxOutputTokens };

@@ -4,6 +4,7 @@ import { addServer, readConfig, redacted, removeServer, type McpServerConfig } f
 import type { McpServerStatus } from '../../mcp-client/servers';
 import { group, leaf } from '../command';
 import { parseJsonOption } from '../values';
+import { mcpServeCommand } from './mcp-serve';
 
 /**
  * `cowork mcp ...`: the MCP servers mounted in the workspace (`<workspace>/mcp.json`). Adding and
@@ -94,8 +95,8 @@ const approve = leaf({
 });
 
 export const mcpCommand = group({
-  summary: 'MCP servers mounted in the workspace: add, list, remove, approve',
-  children: { add, list, remove, approve },
+  summary: 'MCP servers mounted in the workspace: add, list, remove, approve; and serve: the workspace as an MCP server',
+  children: { add, list, remove, approve, serve: mcpServeCommand },
 });
 
 /** The config entry `cowork mcp add` writes (checked again, with the file's rules, before writing). */
