@@ -1,0 +1,26 @@
+import { definePlugin, type ResourceKind, type ToolDefinition } from '@cowork/host';
+import { checkpointKind } from './kinds/checkpoint-kind';
+import { datasetKind } from './kinds/dataset-kind';
+import { roundKind } from './kinds/round-kind';
+import { collectTool, filterTool, reportTool } from './tools/dataset-tools';
+import { generateTool } from './tools/generate-tool';
+
+/**
+ * The trainer plugin (issue 15's foundation): SFT datasets built from run records with filters that
+ * report what they dropped, training rounds and checkpoints as resources, and a generated task
+ * family. Training jobs, serving and the round report are not here yet: see README.md.
+ */
+export const plugin = definePlugin({
+  name: 'trainer',
+  version: '0.1.0',
+  description: 'Post-training: SFT datasets from run records (validity, rubric, history and BM25 filters, token share), rounds and checkpoints.',
+  kinds: [datasetKind, roundKind, checkpointKind] as unknown as ResourceKind[],
+  tools: [collectTool, filterTool, reportTool, generateTool] as unknown as ToolDefinition[],
+});
+
+export { datasetKind, roundKind, checkpointKind };
+export { collect, filterSamples } from './dataset-builder';
+export { Bm25, tokenize } from './bm25';
+export { tokenShare } from './token-share';
+export { generate, RANGES } from './family/families';
+export { FAMILY_TOOLS } from './family/catalog';

@@ -1,0 +1,61 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Json } from '@cowork/host';
+import type { Host } from '@cowork/host/embed';
+import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { plugin } from '../src/index';
+import type { LoadedRun, RunRecordView } from '../src/run-record';
+
+export type Msg =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: { id: string; name: string; arguments: string }[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A run record in the runner's format, with a given conversation for Main. */
+export function record(task: string, messages: readonly Msg[], options: { pass?: boolean; status?: 'scored' | 'invalid'; request?: string; suite?: string } = {}): RunRecordView & Record<string, unknown> {
+  const pass = options.pass ?? true;
+  const first = messages[0];
+  return {
+    format: 'cowork-bench-run/1', suite: options.suite ?? 'fixture', task, trial: 0,
+    request: options.request ?? (first?.role === 'user' ? first.content : task), outcome: 'done', summary: null,
+    entries: messages.map((message, i) => ({ agentId: 'main', turn: i + 1, message: message as unknown as Json, at: '2026-01-01T00:00:00Z' })),
+    tokens: { input: 0, output: 0 }, budget: { tokens: null, turns: null, seconds: null }, startedAt: '', endedAt: '', resources: {},
+    status: options.status ?? 'scored',
+    items: options.status === 'invalid' ? [] : [{ id: 'ok', description: 'ok', points: 2, earned: pass ? 2 : 0, pass, detail: '' }],
+  };
+}
+
+export function loaded(r: RunRecordView, split: LoadedRun['split'] = 'dev'): LoadedRun {
+  return { source: `records/${r.task}.0.json`, split, record: r };
+}
+
+/** A read_resource call, its result and a final answer. */
+export function readAndAnswer(request: string, answer: string, args = '{"resourceId":"res_1"}', name = 'read_resource'): Msg[] {
+  return [
+    { role: 'user', content: request },
+    { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name, arguments: args }] },
+    { role: 'tool', toolCallId: 'c1', content: '{"revision":0,"content":{"text":"port = 4242\\n"}}' },
+    { role: 'assistant', content: answer },
+  ];
+}
+
+/** Writes records as a run folder (results.json with splits, records/). */
+export function writeRunFolder(dir: string, records: readonly (RunRecordView & Record<string, unknown>)[], splits: Record<string, 'dev' | 'heldout'> = {}): void {
+  mkdirSync(join(dir, 'records'), { recursive: true });
+  for (const r of records) writeFileSync(join(dir, 'records', `${r.task}.0.json`), JSON.stringify(r));
+  writeFileSync(join(dir, 'results.json'), JSON.stringify({ format: 'cowork-bench-results/1', trials: records.map((r) => ({ task: r.task, split: splits[r.task] ?? 'dev' })) }));
+}
+
+export async function trainerHost(): Promise<TempHost> {
+  return openTempHost({ plugins: [plugin], prefix: 'trainer-test-' });
+}
+
+export const PERSON = 'human:ann' as const;
+
+/** Calls a plugin tool as the host's tool loop would, as a person. */
+export async function callTool(host: Host, name: string, input: unknown): Promise<{ content: Json; isError?: boolean }> {
+  const registered = host.registry.tool(name);
+  if (!registered) throw new Error(`no tool ${name}`);
+  const result = await registered.tool.handler(input as never, { operator: PERSON, signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } });
+  return result as { content: Json; isError?: boolean };
+}
