@@ -25,6 +25,8 @@ export interface McpHostOptions {
   readonly tasks?: McpTaskPort;
   /** The host's version, reported in `initialize`. */
   readonly version: string;
+  /** How often subscribed resources are checked for commits by other processes (default 1000 ms; 0: never). */
+  readonly subscriptionPollMs?: number;
   /** Failures no request waits for (a notification that could not be sent). */
   readonly onError?: (error: unknown) => void;
 }
@@ -49,7 +51,7 @@ export class McpHostServer {
   ) {
     this.tools = new ToolCatalog(host, options.tasks);
     this.reader = new ResourceReader(host);
-    this.subscriptions = new Subscriptions(host);
+    this.subscriptions = new Subscriptions(host, { pollMs: options.subscriptionPollMs, onError: options.onError });
     this.onError = options.onError ?? (() => undefined);
   }
 
@@ -87,8 +89,8 @@ export class McpHostServer {
     server.setRequestHandler(SubscribeRequestSchema, async (request) =>
       this.resourceCall(request.params.uri, async () => {
         // Only a resource that exists can be subscribed to: a typo should not wait forever.
-        await this.reader.read(request.params.uri);
-        this.subscriptions.subscribe(sink, request.params.uri);
+        const { revision } = await this.reader.head(request.params.uri);
+        this.subscriptions.subscribe(sink, request.params.uri, revision);
         return {};
       }),
     );

@@ -29,6 +29,12 @@ export class ResourceReader {
     ];
   }
 
+  /** The resource a URI names, at its current revision; `not_found` when there is none. */
+  async head(uri: string): Promise<{ resourceId: string; revision: number }> {
+    const resource = await this.host.resources.get(parseResourceUri(uri).resourceId);
+    return { resourceId: resource.id, revision: resource.revision };
+  }
+
   /** The resource (current, or the revision the URI names) as one JSON text; `not_found` for anything else. */
   async read(uri: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {
     const parsed = parseResourceUri(uri);
