@@ -21,7 +21,7 @@ export function record(task: string, messages: readonly Msg[], options: { pass?:
     entries: messages.map((message, i) => ({ agentId: 'main', turn: i + 1, message: message as unknown as Json, at: '2026-01-01T00:00:00Z' })),
     tokens: { input: 0, output: 0 }, budget: { tokens: null, turns: null, seconds: null }, startedAt: '', endedAt: '', resources: {},
     status: options.status ?? 'scored',
-    items: options.status === 'invalid' ? [] : [{ id: 'ok', description: 'ok', points: 2, earned: pass ? 2 : 0, pass, detail: '' }],
+    items: options.status === 'invalid' ? [] : [{ id: 'ok', points: 2, earned: pass ? 2 : 0, pass }],
   };
 }
 

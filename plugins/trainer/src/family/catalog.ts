@@ -3,7 +3,8 @@ import type { ToolSpec } from '../filters/validity';
 /**
  * The host tools the generated families call, with the input schemas the host's agent runtime
  * gives them (packages/host/src/agents: resource-tools.ts, main-tools.ts). The plugin API offers no
- * tool catalog, so they are mirrored here; a test runs the family's calls through a real host.
+ * tool catalog, so they are mirrored here (kept in step by hand; a test commits the family's op
+ * to a real host's text resource).
  */
 export const FAMILY_TOOLS: readonly ToolSpec[] = [
   {
