@@ -5,7 +5,7 @@ import { trainerError } from '../errors';
 import { FAMILY_TOOLS } from '../family/catalog';
 import type { ToolSpec } from '../filters/validity';
 import type { HeldoutTask } from '../filters/similarity';
-import type { DatasetContent, DatasetOp } from '../kinds/dataset-kind';
+import { datasetKind, type DatasetContent, type DatasetOp } from '../kinds/dataset-kind';
 import type { Parent } from '../kinds/checkpoint-kind';
 import { ancestry } from '../lineage';
 import { loadRuns } from '../run-record';
@@ -67,16 +67,18 @@ export const collectTool = defineTool<CollectInput>({
       const runs = loadRuns(input.runs.map((p) => insideWorkspace(workspace, p)), workspace);
       const collection = collect(runs, input.group ?? 'new');
       const pool = writeSamples(workspace, 'pools', collection.samples);
+      const op: DatasetOp = { type: 'collected', pool: { ...pool }, sources: collection.sources as unknown as Json[] };
       let id = input.datasetId;
-      let base = input.baseRevision;
+      let revision: number;
       if (id === undefined) {
-        const created = await ctx.host.resources.create({ kind: 'trainer.dataset', content: { ...emptyDataset(), name: input.name ?? 'dataset' }, operator: ctx.operator });
+        // One step: a new dataset is created holding its collection, never empty and then filled.
+        const content = datasetKind.applyOp({ ...emptyDataset(), name: input.name ?? 'dataset' }, op);
+        const created = await ctx.host.resources.create({ kind: 'trainer.dataset', content, operator: ctx.operator, idempotencyKey: ctx.idempotencyKey });
         id = created.id;
-        base = created.revision;
+        revision = created.revision;
       } else {
-        base ??= (await readDataset(ctx.host.resources, id)).revision;
+        revision = await commitDataset(ctx, id, input.baseRevision ?? (await readDataset(ctx.host.resources, id)).revision, op);
       }
-      const revision = await commitDataset(ctx, id, base!, { type: 'collected', pool: { ...pool }, sources: collection.sources as unknown as Json[] });
       return { datasetId: id, revision, runs: runs.length, samples: pool.samples, pool: pool.hash };
     }),
 });
