@@ -31,6 +31,8 @@ it('answers every case of every route below 500, in the error shape', async () =
     casesPerRoute: 300,
     // Each demo starts a whole recorded task; its only input is a body it ignores.
     casesFor: { 'POST /api/demo': 10 },
+    // /mcp speaks JSON-RPC, whose errors have their own shape: test/mcp-server/bad-input.test.ts and the conformance suite cover it.
+    skip: ['POST /mcp', 'GET /mcp', 'DELETE /mcp'],
     known: {
       id: [text.id, scene.id, site.id, String(conflict)],
       format: ['txt', 'zip', 'json'],
