@@ -4,6 +4,7 @@ import { datasetKind } from './kinds/dataset-kind';
 import { roundKind } from './kinds/round-kind';
 import { collectTool, filterTool, reportTool } from './tools/dataset-tools';
 import { generateTool } from './tools/generate-tool';
+import { planTool } from './tools/plan-tool';
 
 /**
  * The trainer plugin (issue 15's foundation): SFT datasets built from run records with filters that
@@ -15,7 +16,7 @@ export const plugin = definePlugin({
   version: '0.1.0',
   description: 'Post-training: SFT datasets from run records (validity, rubric, history and BM25 filters, token share), rounds and checkpoints.',
   kinds: [datasetKind, roundKind, checkpointKind] as unknown as ResourceKind[],
-  tools: [collectTool, filterTool, reportTool, generateTool] as unknown as ToolDefinition[],
+  tools: [collectTool, filterTool, reportTool, generateTool, planTool] as unknown as ToolDefinition[],
 });
 
 export { datasetKind, roundKind, checkpointKind };

@@ -93,3 +93,30 @@ describe('trainer tools through a host', () => {
     expect(obj((await host.resources.get(datasetId)).content).name).toBe('renamed by ann');
   });
 });
+
+describe('trainer_plan_round', () => {
+  let host: TempHost;
+  const call = (name: string, input: unknown) => callTool(host, name, input);
+  beforeAll(async () => {
+    host = await trainerHost();
+    await call('trainer_generate', { family: 'read_value', split: 'train', count: 4, seed: 1, out: 'runs/a' });
+  });
+  afterAll(async () => {
+    await host.dispose();
+  });
+
+  test('plans a draft round from base on the dataset\'s current revision; a missing parent or an unfiltered dataset is refused', async () => {
+    const { datasetId } = obj((await call('trainer_collect', { runs: ['runs/a'] })).content) as { datasetId: string };
+    const unfiltered = await call('trainer_plan_round', { name: 'r0', datasetId });
+    expect(obj(obj(unfiltered.content).error!).code).toBe('invalid_content');
+    expect(JSON.stringify(unfiltered.content)).toContain(`the dataset ${datasetId} at revision 0 is collected, not filtered`);
+    await call('trainer_filter', { datasetId });
+    const missing = await call('trainer_plan_round', { name: 'r1', datasetId, parentCheckpointId: 'res_gone' });
+    expect(reasonOf(missing.content)).toBe('missing_resource');
+    expect(await host.resources.list({ kind: 'trainer.round' })).toEqual([]);
+    const planned = obj((await call('trainer_plan_round', { name: 'r0', datasetId, settings: { steps: 40 } })).content);
+    expect(planned).toMatchObject({ revision: 0, parent: { type: 'base' }, dataset: { id: datasetId, revision: 1 }, settings: { steps: 40, lr: 0.003, batch: 16, seed: 0, threads: 1 } });
+    const round = await host.resources.get(planned.roundId as string);
+    expect(obj(round.content).status).toBe('draft');
+  });
+});

@@ -11,6 +11,7 @@ import { ancestry } from '../lineage';
 import { loadRuns } from '../run-record';
 import { loadHeldout } from './heldout';
 import { insideWorkspace } from './paths';
+import { checkpointAsParent } from './plan-tool';
 
 const PATHS = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 } as const;
 const TOOL_SPECS = {
@@ -121,7 +122,7 @@ export const filterTool = defineTool<FilterInput>({
       const dataset = await readDataset(ctx.host.resources, input.datasetId);
       if (dataset.content.pool === null) throw trainerError('not_collected', `the dataset ${input.datasetId} has nothing collected: run trainer_collect first`, { resourceId: input.datasetId });
       const heldout = [...(input.heldoutTasks ?? []), ...loadHeldout((input.heldout ?? []).map((p) => insideWorkspace(workspace, p)), workspace)];
-      const parent: Parent = input.parentCheckpointId === undefined ? { type: 'base' } : await checkpointParent(ctx.host.resources, input.parentCheckpointId);
+      const parent: Parent = input.parentCheckpointId === undefined ? { type: 'base' } : await checkpointAsParent(ctx.host.resources, input.parentCheckpointId);
       const ancestors = await ancestry(parent, ctx.host.resources);
       const result = filterSamples(readSamples(workspace, dataset.content.pool), {
         tools: input.tools ?? FAMILY_TOOLS,
@@ -150,17 +151,6 @@ export const filterTool = defineTool<FilterInput>({
       };
     }),
 });
-
-async function checkpointParent(resources: ResourceApi, id: string): Promise<Parent> {
-  let record;
-  try {
-    record = await resources.get(id);
-  } catch {
-    throw trainerError('missing_resource', `the parent checkpoint ${id} does not exist`, { resourceId: id });
-  }
-  if (record.kind !== 'trainer.checkpoint') throw trainerError('wrong_kind', `${id} is a ${record.kind}, not a trainer.checkpoint`, { resourceId: id });
-  return { type: 'checkpoint', checkpointId: id, hash: (record.content as { hash: string }).hash };
-}
 
 /** Reports a dataset: its stage, what each filter dropped and why, multipliers and the token share. */
 export const reportTool = defineTool<{ datasetId: string; revision?: number; dropped?: boolean }>({
