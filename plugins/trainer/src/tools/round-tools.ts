@@ -1,0 +1,33 @@
+import { asToolResult, defineTool, type Json } from '@cowork/host';
+import { prepareRound, readRound } from '../training/prepare';
+import { syncRound } from '../training/sync';
+
+/**
+ * Prepares a round to train: writes its input and config, fixes its plan (draft → queued) and
+ * answers the job to start. The plugin API gives tools no jobs, so the agent starts it with
+ * `start_job` (a host job: supervised, it outlives the host) and follows it with trainer_sync_round.
+ */
+export const prepareRoundTool = defineTool<{ roundId: string }>({
+  name: 'trainer_prepare_round',
+  description:
+    'Prepare a planned round to train: writes its training input and config under trainer/rounds/<id>/, moves it from draft to queued (its plan is then fixed), and returns {command, args, cwd, name}: start it with start_job, then call trainer_sync_round with the job id to record progress. Preparing again (after a crash) returns the same job, which resumes from its last checkpoint.',
+  inputSchema: { type: 'object', properties: { roundId: { type: 'string' } }, required: ['roundId'], additionalProperties: false },
+  permissions: [{ access: 'commit' }, { access: 'read' }],
+  handler: (input, ctx) =>
+    asToolResult(async () => {
+      const job = await prepareRound(ctx.host.resources, ctx.host.workspaceDir, input.roundId);
+      const { revision, content } = await readRound(ctx.host.resources, input.roundId);
+      if (content.status === 'draft') await ctx.host.resources.commit(input.roundId, { baseRevision: revision, op: { type: 'set_status', status: 'queued' }, operator: ctx.operator });
+      return { roundId: input.roundId, job: job as unknown as Json };
+    }),
+});
+
+/** Records a round's progress from its job's output; on completion, creates its checkpoint. */
+export const syncRoundTool = defineTool<{ roundId: string; jobId?: string }>({
+  name: 'trainer_sync_round',
+  description:
+    "Record a training round's progress from its job's output: marks it running with jobId, records loss and throughput for steps not yet recorded, and when training finished creates the trainer.checkpoint (hash, parent, data, steps, tokenizer) and marks the round succeeded. Safe to call repeatedly; call it after the job ends too. A job that failed for good: set the round's status to failed with commit_resource.",
+  inputSchema: { type: 'object', properties: { roundId: { type: 'string' }, jobId: { type: 'string' } }, required: ['roundId'], additionalProperties: false },
+  permissions: [{ access: 'commit' }, { access: 'read' }],
+  handler: (input, ctx) => asToolResult(async () => (await syncRound(ctx.host.resources, ctx.host.workspaceDir, input.roundId, ctx.operator, input.jobId)) as unknown as Json),
+});

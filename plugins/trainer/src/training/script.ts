@@ -1,0 +1,16 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The Python interpreter Debian's python3-torch is installed for. */
+export const PYTHON = '/usr/bin/python3';
+
+/** The training script, found from this module whether it runs from src/ (tests) or dist/. */
+export function trainScript(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'python', 'train.py');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('python/train.py is missing from the trainer plugin');
+}
