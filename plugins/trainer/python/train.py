@@ -84,8 +84,9 @@ def load_samples(path):
                 b = text.encode("utf-8")
                 ids.extend(b)
                 mask.extend([1 if train else 0] * len(b))
-            if sum(mask) > 0:
-                samples.append((ids, mask, float(s.get("multiplier", 1))))
+            multiplier = float(s.get("multiplier", 1))
+            if sum(mask) > 0 and multiplier > 0:  # a group at 0x is left out
+                samples.append((ids, mask, multiplier))
     if not samples:
         sys.exit("no sample with supervised tokens in " + path)
     return samples
