@@ -45,3 +45,6 @@ export { compareResults } from './evaluation/pairwise';
 export { reportHtml } from './evaluation/report-html';
 export { formatResultsTable, formatComparison } from './evaluation/results-table';
 export { RESULTS_FORMAT, RUN_RECORD_FORMAT, type ResultsFile, type RunRecord, type TrialResult, type ItemResult, type TaskBudget } from './evaluation/results-format';
+// MCP (mcp-server/, mcp-client/): the host served over MCP, and the servers mounted in a workspace.
+export { McpHostServer, type McpHostOptions } from './mcp-server';
+export type { McpServers, McpServerStatus } from './mcp-client/servers';

@@ -98,16 +98,26 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const client = this.readyClient();
+    // The SDK never removes the abort listener it adds to a request's signal: a task's signal lives
+    // for hours of calls, so each call gets its own signal, linked to the task's and unlinked after.
+    const call = new AbortController();
+    const forward = (): void => call.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    else options.signal?.addEventListener('abort', forward, { once: true });
     try {
       return (await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: call.signal,
         timeout: options.timeoutMs ?? this.config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         // A long operation that reports progress is alive: each report restarts the clock.
         resetTimeoutOnProgress: true,
         onprogress: options.onProgress,
       })) as CallToolResult;
     } catch (error) {
+      // The SDK reports a cancelled request as a timeout: the caller's signal says which it was.
+      if (options.signal?.aborted) throw this.cancelled(`tool ${name}`);
       throw this.callError(error, `tool ${name}`);
+    } finally {
+      options.signal?.removeEventListener('abort', forward);
     }
   }
 
@@ -249,8 +259,12 @@ export class McpConnection {
     if ((error as Error)?.name === 'AbortError' || (error as { name?: string })?.name === 'AbortError') return error as Error;
     const message = error instanceof Error ? error.message : String(error);
     if (this.stateValue === 'ready' && !/abort/i.test(message)) this.lost(message);
-    if (/abort/i.test(message)) return new CoworkError('plugin_failed', `MCP server ${this.name}: ${what} was cancelled`, { server: this.name, cancelled: true });
+    if (/abort/i.test(message)) return this.cancelled(what);
     return this.unavailable(message);
+  }
+
+  private cancelled(what: string): CoworkError {
+    return new CoworkError('plugin_failed', `MCP server ${this.name}: ${what} was cancelled`, { server: this.name, cancelled: true });
   }
 
   private lost(reason: string): void {
