@@ -151,7 +151,7 @@ export const ERROR_CODES = {
   external_unavailable: {
     status: 503,
     retryable: true,
-    hint: 'The outside application that holds this resource (Blender) could not be reached or restarted; `details.reason` says why. Nothing was recorded for the op: retry once the application runs again.',
+    hint: 'The outside application that holds this resource (Blender), or the mounted MCP server that serves this tool, could not be reached or restarted; `details.reason` says why. Nothing was recorded: retry once it runs again (a mounted server is restarted with backoff).',
   },
   idempotency_key_reused: {
     status: 422,
