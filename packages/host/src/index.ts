@@ -65,3 +65,4 @@ export { jsonEqual } from './util/json';
 export { writeFileAtomic, writeJsonAtomic } from './util/atomic-file';
 export { killJobProcesses, type JobProcesses } from './util/kill-jobs';
 export { processAlive } from './util/process-identity';
+export { seededRandom } from './util/random';

@@ -1,3 +1,4 @@
+import { seededRandom } from '@cowork/host';
 import { sha256 } from '../hash';
 
 /**
@@ -64,18 +65,6 @@ export type RuntimeMessage =
   | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls?: readonly { id: string; name: string; arguments: string }[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
-/** A small deterministic generator (mulberry32), so a seed gives the same tasks on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
 }
@@ -86,7 +75,7 @@ function between(random: () => number, [lo, hi]: readonly [number, number]): num
 
 /** `count` instances of a family in a split; ids and resource ids are derived from the seed. */
 export function generate(family: Family, split: Split, count: number, seed: number): FamilyTask[] {
-  const random = rng(seed * 7919 + (family === 'read_value' ? 1 : 2) + (split === 'train' ? 0 : 1000));
+  const random = seededRandom(seed * 7919 + (family === 'read_value' ? 1 : 2) + (split === 'train' ? 0 : 1000));
   const ranges = RANGES[split];
   const tasks: FamilyTask[] = [];
   for (let i = 0; i < count; i++) {
