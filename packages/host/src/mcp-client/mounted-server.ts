@@ -37,6 +37,10 @@ export interface MountedServerDeps {
 export interface ActiveCall {
   readonly taskId: string | null;
   readonly agentId: string | null;
+  /** Aborts when the call ends, however it ends: a question it asked is then withdrawn. */
+  readonly ended?: AbortSignal;
+  /** The task's signal: cancelling the task withdraws the question too. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -60,6 +64,9 @@ export class MountedServer {
     this.connection = new McpConnection(name, config, {
       onTools: (tools) => this.toolsChanged(tools),
       onResourceUpdated: (uri) => this.deps.onResourceUpdated(name, [...(this.openResources.get(uri) ?? [])]),
+      // The SDK gives a client no related request id for an elicitation (it is a transport routing
+      // hint, never on the wire), so a question is tied to the server's most recent call in progress:
+      // exact while one call runs, a best guess when calls of several tasks overlap.
       onElicit: (params, signal) => this.deps.onElicit(name, this.active[this.active.length - 1], params, signal),
     });
     const kind: ResourceKind = mcpResourceKind(name, this.connection, (resourceId, uri) => {
@@ -145,7 +152,8 @@ export class MountedServer {
       const error = new CoworkError('tool_held', `${name} is held: ${why}; a person must approve MCP server ${this.name} again before it runs`, { server: this.name, tool: name });
       return { content: asJson(error.toJSON()), isError: true };
     }
-    const call: ActiveCall = { taskId: context.taskId ?? null, agentId: context.agentId ?? null };
+    const ended = new AbortController();
+    const call: ActiveCall = { taskId: context.taskId ?? null, agentId: context.agentId ?? null, ended: ended.signal, signal: context.signal };
     this.active.push(call);
     try {
       const result = await this.connection.callTool(mcpName, isPlainObject(input) ? input : {}, {
@@ -161,6 +169,7 @@ export class MountedServer {
       throw error;
     } finally {
       this.active.splice(this.active.indexOf(call), 1);
+      ended.abort();
     }
   }
 }

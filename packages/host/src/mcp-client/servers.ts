@@ -7,7 +7,7 @@ import { Emitter } from '../util/emitter';
 import { Approvals } from './approvals';
 import { addServer, readConfig, redacted, removeServer, requireServer, type McpConfig } from './config';
 import type { ConnectionState } from './connection';
-import { Elicitations, type PendingElicitation } from './elicitations';
+import { Elicitations, type ElicitationOutcome, type PendingElicitation } from './elicitations';
 import { MountedServer, type McpProgressEvent } from './mounted-server';
 import { pluginName } from './names';
 
@@ -44,14 +44,16 @@ export class McpServers {
   private readonly approvals: Approvals;
   private readonly elicitations: Elicitations;
   private readonly inbox: Inbox;
+  /** Inbox posts of questions, so that settling one consumes its message only after it is written. */
+  private readonly posting = new Map<string, Promise<void>>();
   private readonly progress = new Emitter<McpProgressEvent>();
   private registry: PluginRegistry | undefined;
   private syncResource: ((resourceId: string) => Promise<void>) | undefined;
 
   constructor(private readonly options: McpServersOptions) {
     this.approvals = new Approvals(options.workspaceDir);
-    this.elicitations = new Elicitations(options.now);
     this.inbox = new Inbox(options.store, options.now);
+    this.elicitations = new Elicitations(options.now, (info, outcome) => this.elicitationSettled(info, outcome));
     let config: McpConfig = { mcpServers: {} };
     try {
       config = readConfig(options.workspaceDir);
@@ -67,7 +69,7 @@ export class McpServers {
           approvals: this.approvals,
           now: options.now,
           onProgress: (event) => this.progress.emit(event),
-          onElicit: (server, call, params, signal) => this.elicit(server, call?.taskId ?? null, params, signal),
+          onElicit: (server, call, params, signal) => this.elicit(server, call?.taskId ?? null, params, [signal, call?.ended, call?.signal]),
           onResourceUpdated: (_server, ids) => this.resourcesUpdated(ids),
           onBackgroundError: options.onBackgroundError,
         }),
@@ -135,8 +137,14 @@ export class McpServers {
     return this.progress.subscribe(listener);
   }
 
-  pendingElicitations(): PendingElicitation[] {
-    return this.elicitations.list();
+  /** Questions waiting for a person, all or one task's. */
+  pendingElicitations(taskId?: string): PendingElicitation[] {
+    return this.elicitations.list(taskId);
+  }
+
+  /** A question posted to a task's Inbox (for the task's live clients). */
+  onInboxPosted(listener: Parameters<Inbox['subscribe']>[0]): () => void {
+    return this.inbox.subscribe(listener);
   }
 
   answerElicitation(id: string, answer: unknown): PendingElicitation {
@@ -147,16 +155,28 @@ export class McpServers {
     this.elicitations.cancelAll();
   }
 
-  private async elicit(server: string, taskId: string | null, params: Parameters<Elicitations['ask']>[2], signal: AbortSignal) {
-    const { info, answer } = this.elicitations.ask(server, taskId, params, signal);
-    if (taskId) {
+  private async elicit(server: string, taskId: string | null, params: Parameters<Elicitations['ask']>[2], signals: Parameters<Elicitations['ask']>[3]) {
+    const { info, answer } = this.elicitations.ask(server, taskId, params, signals);
+    if (taskId && this.elicitations.list(taskId).some((p) => p.id === info.id)) {
       // The person's Inbox of the task: durable, listed with the task; the answer comes back over
       // POST /api/mcp/elicitations/:id while the tool call waits.
-      await this.inbox
+      const posted = this.inbox
         .post({ messageId: `mcp:${info.id}`, taskId, recipient: 'user', sender: `mcp:${server}`, kind: 'message', body: { elicitationId: info.id, server, message: info.message, requestedSchema: info.requestedSchema } })
-        .catch((error: unknown) => this.options.onBackgroundError(error));
+        .then(() => undefined, (error: unknown) => this.options.onBackgroundError(error));
+      this.posting.set(info.id, posted);
+      await posted;
     }
     return answer;
+  }
+
+  /** Answered or withdrawn: the question leaves the task's pending Inbox (it stays in the store, consumed). */
+  private elicitationSettled(info: PendingElicitation, _outcome: ElicitationOutcome): void {
+    const posted = this.posting.get(info.id);
+    this.posting.delete(info.id);
+    if (!info.taskId || !posted) return;
+    void posted
+      .then(() => this.options.store.transaction((tx) => tx.inbox.consume(`mcp:${info.id}`, this.options.now().toISOString())))
+      .catch((error: unknown) => this.options.onBackgroundError(error));
   }
 
   private resourcesUpdated(ids: readonly string[]): void {

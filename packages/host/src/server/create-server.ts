@@ -96,6 +96,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const live = new LiveHub(options.host, events, options.live);
   // A mounted MCP server's progress reports go to the task's live clients (page, WebSocket).
   const stopMcpProgress = options.host.mcp.onProgress((event) => events.publish(event));
+  // A mounted server's question posted to a task's Inbox reaches the task's live clients as other posts do.
+  const stopMcpInbox = options.host.mcp.onInboxPosted((m) => events.publish({ type: 'inbox_posted', ...m }));
   const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
@@ -113,6 +115,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   });
   const close = async (): Promise<void> => {
     stopMcpProgress();
+    stopMcpInbox();
     live.close();
     await tasks.close();
     await app.close();

@@ -23,6 +23,8 @@ const AddBody = Type.Object(
 );
 type AddBody = Static<typeof AddBody>;
 
+const ElicitationQuery = Type.Object({ taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
+
 const AnswerBody = Type.Object(
   { action: Type.Union([Type.Literal('accept'), Type.Literal('decline'), Type.Literal('cancel')]), content: Type.Optional(Type.Record(Type.String(), AnyJson)) },
   { additionalProperties: false },
@@ -83,13 +85,21 @@ export function registerMcpServerRoutes(app: FastifyInstance, ctx: ServerContext
     async (request) => mcp.approve(request.params.name),
   );
 
-  app.get('/api/mcp/elicitations', { schema: { summary: 'Questions MCP servers are waiting for a person to answer', tags, response: { 200: Type.Object({ elicitations: Type.Array(Elicitation) }) } } }, async () => ({
-    elicitations: mcp.pendingElicitations(),
-  }));
+  app.get<{ Querystring: Static<typeof ElicitationQuery> }>(
+    '/api/mcp/elicitations',
+    { schema: { summary: 'Questions MCP servers are waiting for a person to answer (all, or one task\'s)', tags, querystring: ElicitationQuery, response: { 200: Type.Object({ elicitations: Type.Array(Elicitation) }) } } },
+    async (request) => ({ elicitations: mcp.pendingElicitations(request.query.taskId) }),
+  );
 
   app.post<{ Params: ElicitationParams; Body: Static<typeof AnswerBody> }>(
     '/api/mcp/elicitations/:id',
-    { schema: { summary: "Answer a server's question; the tool call that asked goes on", tags, params: ElicitationParams, body: AnswerBody, errors: [404], response: { 200: Type.Object({ answered: Elicitation }) } } },
+    { schema: {
+        summary: "Answer a server's question; the tool call that asked goes on",
+        description: '`invalid_input` when the content does not match the requested schema, `not_found` for an unknown id, `invalid_transition` once it was answered or withdrawn; none of them change anything.',
+        tags,
+        params: ElicitationParams,
+        body: AnswerBody,
+        errors: [404, 409], response: { 200: Type.Object({ answered: Elicitation }) } } },
     async (request) => ({ answered: mcp.answerElicitation(request.params.id, request.body) }),
   );
 }
