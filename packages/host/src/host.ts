@@ -143,6 +143,8 @@ export class Host {
       mcp.attach(registry, (id) => resources.syncExternal(id));
       // Last, so that a start that fails leaves nothing else half-open.
       pluginProblems.push(...(await startPlugins(registry.plugins(), { workspaceDir, longLived: options.pollMonitors !== false })));
+      // A long-lived host follows mcp.json from here on (servers added or removed while it runs).
+      mcp.start({ longLived: options.pollMonitors !== false });
       return new Host({
         workspaceDir,
         store,

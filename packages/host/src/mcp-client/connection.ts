@@ -10,6 +10,8 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type Progress,
@@ -34,6 +36,11 @@ export interface ConnectionHooks {
   /** Form elicitation from the server; without a hook it is declined. */
   onElicit?(request: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
   onStateChange?(state: ConnectionState, reason?: string): void;
+  /**
+   * `sampling/createMessage` from a server whose config enables sampling; without a hook (no model
+   * lent to the host's servers) it is refused. Throw an `McpError` to refuse with a reason.
+   */
+  onSample?(request: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
 }
 
 export interface CallOptions {
@@ -218,12 +225,13 @@ export class McpConnection {
       if (!this.hooks.onElicit) return { action: 'decline' };
       return this.hooks.onElicit(request.params, extra.signal);
     });
-    client.setRequestHandler(CreateMessageRequestSchema, async () => {
-      // No model is lent to a server unless a person enabled it; none of this host's are wired yet.
-      const why = this.config.sampling === true
-        ? 'sampling is enabled for this server but this host has no model to lend it'
-        : `sampling is not enabled for MCP server ${this.name}: a person sets "sampling": true in mcp.json to allow it`;
-      throw new McpError(McpErrorCode.InvalidRequest, why);
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      // A server borrows our model only where a person enabled it for that server.
+      if (this.config.sampling !== true) {
+        throw new McpError(McpErrorCode.InvalidRequest, `sampling is not enabled for MCP server ${this.name}: a person sets "sampling": true in mcp.json to allow it`);
+      }
+      if (!this.hooks.onSample) throw new McpError(McpErrorCode.InvalidRequest, 'sampling is enabled for this server but this host has no model to lend it');
+      return this.hooks.onSample(request.params, extra.signal);
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ElicitRequest, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CoworkError, isCoworkError } from '../errors';
 import type { PluginRegistry } from '../plugins/registry';
 import type { PluginDefinition, ResourceKind, ToolContext, ToolDefinition, ToolResult } from '../plugins/types';
@@ -11,8 +11,11 @@ import { agentToolName, pluginName } from './names';
 import { mcpResourceKind } from './resource-kind';
 import { toToolResult } from './tool-result';
 
+/** What a mounted server's tool call adds to its task's events (page, WebSocket). */
+export type McpProgressEvent = McpToolProgressEvent | McpSamplingEvent;
+
 /** A progress notification of a running MCP tool call, for the task's events. */
-export interface McpProgressEvent {
+export interface McpToolProgressEvent {
   readonly type: 'mcp_progress';
   readonly taskId: string;
   readonly agentId: string | null;
@@ -23,12 +26,28 @@ export interface McpProgressEvent {
   readonly message: string | null;
 }
 
+/** A server asked the lent model for a completion (`sampling/createMessage`) while serving the task's call. */
+export interface McpSamplingEvent {
+  readonly type: 'mcp_sampling';
+  readonly taskId: string;
+  readonly agentId: string | null;
+  readonly server: string;
+  readonly tool: string;
+  readonly messages: number;
+  readonly maxTokens: number;
+  /** `answered` with the model's name, or `refused` with why. */
+  readonly outcome: 'answered' | 'refused';
+  readonly model: string | null;
+  readonly error: string | null;
+}
+
 export interface MountedServerDeps {
   readonly registry: () => PluginRegistry | undefined;
   readonly approvals: Approvals;
   readonly now: () => Date;
   readonly onProgress: (event: McpProgressEvent) => void;
   readonly onElicit: (server: string, call: ActiveCall | undefined, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  readonly onSample: (server: string, call: ActiveCall | undefined, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
   readonly onResourceUpdated: (server: string, resourceIds: readonly string[]) => void;
   readonly onBackgroundError: (error: unknown) => void;
 }
@@ -37,6 +56,8 @@ export interface MountedServerDeps {
 export interface ActiveCall {
   readonly taskId: string | null;
   readonly agentId: string | null;
+  /** The agent tool name (`<server>__<tool>`). */
+  readonly tool: string;
   /** Aborts when the call ends, however it ends: a question it asked is then withdrawn. */
   readonly ended?: AbortSignal;
   /** The task's signal: cancelling the task withdraws the question too. */
@@ -68,6 +89,7 @@ export class MountedServer {
       // hint, never on the wire), so a question is tied to the server's most recent call in progress:
       // exact while one call runs, a best guess when calls of several tasks overlap.
       onElicit: (params, signal) => this.deps.onElicit(name, this.active[this.active.length - 1], params, signal),
+      onSample: (params, signal) => this.deps.onSample(name, this.active[this.active.length - 1], params, signal),
     });
     const kind: ResourceKind = mcpResourceKind(name, this.connection, (resourceId, uri) => {
       let ids = this.openResources.get(uri);
@@ -105,6 +127,8 @@ export class MountedServer {
   }
 
   private toolsChanged(tools: readonly Tool[]): void {
+    // Unmounted (removed from mcp.json): its plugin is no longer in the registry.
+    if (this.connection.state === 'closed') return;
     let approval = this.deps.approvals.get(this.name);
     // Mounting the server was the person's approval of what it offered then (trust on first use).
     if (!approval) approval = this.deps.approvals.approve(this.name, tools, this.deps.now().toISOString());
@@ -153,7 +177,7 @@ export class MountedServer {
       return { content: asJson(error.toJSON()), isError: true };
     }
     const ended = new AbortController();
-    const call: ActiveCall = { taskId: context.taskId ?? null, agentId: context.agentId ?? null, ended: ended.signal, signal: context.signal };
+    const call: ActiveCall = { taskId: context.taskId ?? null, agentId: context.agentId ?? null, tool: name, ended: ended.signal, signal: context.signal };
     this.active.push(call);
     try {
       const result = await this.connection.callTool(mcpName, isPlainObject(input) ? input : {}, {

@@ -75,6 +75,20 @@ export class PluginRegistry {
     for (const registered of compiled) this.toolsByName.set(registered.tool.name, registered);
   }
 
+  /**
+   * Unloads a plugin: it, its kinds and its tools go together (a mounted MCP server removed from
+   * mcp.json while the host runs). Closing it is the caller's part. Resources of its kinds stay
+   * stored; they answer `unknown_kind` until a plugin brings the kind again.
+   */
+  unregisterPlugin(pluginName: string): PluginDefinition {
+    const plugin = this.pluginsByName.get(pluginName);
+    if (!plugin) throw new CoworkError('not_found', `no plugin ${pluginName} is loaded`, { plugin: pluginName });
+    for (const [name, registered] of this.kindsByName) if (registered.plugin === pluginName) this.kindsByName.delete(name);
+    for (const [name, registered] of this.toolsByName) if (registered.plugin === pluginName) this.toolsByName.delete(name);
+    this.pluginsByName.delete(pluginName);
+    return plugin;
+  }
+
   /** Every problem with the plugin, as it would be registered now. */
   check(plugin: PluginDefinition): string[] {
     if (typeof plugin !== 'object' || plugin === null) return ['the module does not export a plugin definition'];

@@ -25,6 +25,8 @@ export async function serveHost(
 ): Promise<Serving> {
   const token = resolveToken(host.workspaceDir, options.env);
   const model = modelFrom(options.env);
+  // Mounted MCP servers whose mcp.json entry enables sampling may ask this model for completions.
+  host.mcp.lendModel(model.provider);
   const server = await createServer({
     host,
     token: token.token,

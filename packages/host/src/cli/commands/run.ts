@@ -93,6 +93,8 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
     const line = progressLine(event);
     if (line !== undefined) progress(line);
   };
+  // Mounted MCP servers whose mcp.json entry enables sampling may ask this model for completions.
+  host.mcp.lendModel(provider);
   const runtime = new AgentRuntime({ host, provider, onEvent, ...(config.maxOutputTokens !== undefined && { maxOutputTokens: config.maxOutputTokens }) });
   // Ctrl-C stops Main at its next step; `close` then stops the subagents. Both leave their records
   // as they are, so the task resumes. `once`: a second Ctrl-C ends the process the default way.
