@@ -103,7 +103,7 @@ describe('/api/mcp/servers', () => {
 
     const added = await t.request({ method: 'POST', url: '/api/mcp/servers', payload: { name: 'files', server: { command: 'node', args: ['x.js'], env: { TOKEN: 's3cret' } } } });
     expect(added.statusCode).toBe(201);
-    expect(body(added)).toMatchObject({ name: 'files', transport: 'stdio', state: 'unloaded', config: { env: { TOKEN: '***' } } });
+    expect(body(added)).toMatchObject({ name: 'files', transport: 'stdio', config: { env: { TOKEN: '***' } } });
     const before = readFileSync(file, 'utf8');
     const duplicate = await t.request({ method: 'POST', url: '/api/mcp/servers', payload: { name: 'files', server: { command: 'other' } } });
     expect([duplicate.statusCode, body<ErrorJson>(duplicate).error.code]).toEqual([409, 'already_exists']);
