@@ -2,6 +2,7 @@
 // Inbox, jobs, the completion gate) and its progress, refreshed on task events from the socket.
 import { api, ApiError, describe, path } from './api.js';
 import { debounce, fill, h, when } from './dom.js';
+import { ElicitationsView } from './elicitations.js';
 
 const MODEL_HINT =
   'No model is configured, so tasks cannot run (reading works). Point the host at any OpenAI-compatible server: ' +
@@ -38,6 +39,13 @@ export class TasksPanel {
     const refresh = debounce(() => void this.refreshTask(), 250);
     live.on('task_event', (message) => {
       if (message.taskId !== this.taskId) return;
+      if (message.event.type === 'mcp_progress') {
+        // One line per call (server tool of an agent), updated in place: progress is not activity.
+        const e = message.event;
+        this.progress.set(`${e.agentId || 'main'} ${e.tool}`, e);
+        this.renderProgress();
+        return;
+      }
       this.activity.push(message.event);
       this.activity = this.activity.slice(-12);
       this.renderActivity();
@@ -88,6 +96,9 @@ export class TasksPanel {
     if (this.taskId) this.live.unsubscribeTask(this.taskId);
     this.taskId = taskId;
     this.activity = [];
+    this.progress = new Map();
+    this.elicitations = new ElicitationsView();
+    this.progressList = h('ul', { id: 'mcp-progress', class: 'list' });
     this.state = h('div', { id: 'task-state' });
     this.conversation = h('ol', { id: 'conversation', class: 'conversation', 'aria-live': 'polite' });
     this.activityList = h('ol', { id: 'task-activity', class: 'activity' });
@@ -96,7 +107,9 @@ export class TasksPanel {
     fill(
       this.detail,
       this.state,
+      this.elicitations.root,
       h('h3', {}, 'Progress'),
+      this.progressList,
       this.activityList,
       h('h3', {}, 'Conversation with Main'),
       this.conversation,
@@ -125,6 +138,7 @@ export class TasksPanel {
     if (!id) return;
     const [view, log] = await Promise.all([api('GET', path('tasks', id)), api('GET', path('tasks', id, 'log')), this.refreshList()]);
     if (id !== this.taskId) return;
+    await this.elicitations.refresh(id);
     this.renderState(view);
     fill(this.conversation, log.entries.length === 0 ? h('li', { class: 'muted' }, 'Nothing said yet.') : log.entries.map(entry));
   }
@@ -142,6 +156,16 @@ export class TasksPanel {
       section('Jobs', view.jobs, (j) => `${j.name || j.id} ${j.status}: ${[j.command, ...(j.args || [])].join(' ')}`),
       section('Monitors', view.monitors, (m) => `${m.id} ${m.status || ''}`),
       section('Completion gate', view.gate, (g) => `${g.kind} ${g.id}: ${g.detail}`, 'Nothing holds the task open.'),
+    );
+  }
+
+  renderProgress() {
+    fill(
+      this.progressList,
+      [...this.progress.values()].map((e) => {
+        const share = e.total ? ` of ${e.total} (${Math.round((100 * e.progress) / e.total)}%)` : '';
+        return h('li', { class: 'mcp-progress', dataset: { tool: e.tool } }, `${e.tool}${e.agentId ? ` (${e.agentId})` : ''}: ${e.progress}${share}${e.message ? `, ${e.message}` : ''}`);
+      }),
     );
   }
 
