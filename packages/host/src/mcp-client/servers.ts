@@ -32,7 +32,7 @@ export interface McpServerStatus {
   readonly name: string;
   readonly transport: 'stdio' | 'http';
   readonly config: Record<string, unknown>;
-  /** `unloaded` when added after this host opened: it loads at the next start. */
+  /** `unloaded`: in mcp.json but not loaded by this host (a short-lived host, or a change not yet picked up). */
   readonly state: ConnectionState | 'unloaded';
   readonly error: string | null;
   readonly tools: string[];

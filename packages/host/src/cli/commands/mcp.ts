@@ -8,8 +8,8 @@ import { mcpServeCommand } from './mcp-serve';
 
 /**
  * `cowork mcp ...`: the MCP servers mounted in the workspace (`<workspace>/mcp.json`). Adding and
- * removing edit the file (checked first; a bad entry writes nothing) and take effect when a host
- * next opens the workspace; `approve` reviews a running server's tools as they are now.
+ * removing edit the file (checked first; a bad entry writes nothing); a running `cowork serve` or
+ * `cowork run` watches it and mounts or unmounts at once; `approve` reviews a running server's tools.
  */
 
 const add = leaf({
@@ -42,7 +42,7 @@ const add = leaf({
     });
     addServer(workspaceDir, name, server);
     new Approvals(workspaceDir).forget(name);
-    out.result({ added: name, server: redacted(server) }, () => [`mounted MCP server ${name}; its tools load as ${name.replace(/-/g, '_')}__<tool> when a host next opens the workspace`]);
+    out.result({ added: name, server: redacted(server) }, () => [`mounted MCP server ${name}; its tools load as ${name.replace(/-/g, '_')}__<tool> (at once in a running cowork serve or cowork run)`]);
   },
 });
 

@@ -6,7 +6,7 @@ import { AnyJson } from '../schemas';
 /**
  * The workspace's mounted MCP servers (`<workspace>/mcp.json`, see src/mcp-client): list, add,
  * remove, approve their tools, and answer their elicitation requests. Adding and removing edit the
- * file (a bad entry or a taken name writes nothing) and take effect when the host next opens.
+ * file (a bad entry or a taken name writes nothing) and take effect at once in this host.
  */
 
 const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -35,7 +35,7 @@ const ServerStatus = Type.Object(
     name: Type.String(),
     transport: Type.Union([Type.Literal('stdio'), Type.Literal('http')]),
     config: Type.Record(Type.String(), AnyJson),
-    state: Type.String({ description: 'connecting, ready, down, closed, or unloaded (added after this host opened)' }),
+    state: Type.String({ description: 'connecting, ready, down, closed, or unloaded (in mcp.json, not loaded by this host yet)' }),
     error: Type.Union([Type.String(), Type.Null()]),
     tools: Type.Array(Type.String()),
     held: Type.Record(Type.String(), Type.String(), { description: 'tools refused until a person approves again, with why' }),
@@ -66,7 +66,7 @@ export function registerMcpServerRoutes(app: FastifyInstance, ctx: ServerContext
 
   app.post<{ Body: AddBody }>(
     '/api/mcp/servers',
-    { schema: { summary: 'Mount an MCP server (written to mcp.json; loads when the host next opens)', tags, body: AddBody, errors: [409], response: { 201: ServerStatus } } },
+    { schema: { summary: 'Mount an MCP server (written to mcp.json and mounted at once)', tags, body: AddBody, errors: [409], response: { 201: ServerStatus } } },
     async (request, reply) => reply.code(201).send(mcp.add(request.body.name, request.body.server)),
   );
 
