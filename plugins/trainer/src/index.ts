@@ -5,20 +5,20 @@ import { roundKind } from './kinds/round-kind';
 import { collectTool, filterTool, reportTool } from './tools/dataset-tools';
 import { generateTool } from './tools/generate-tool';
 import { planTool } from './tools/plan-tool';
-import { prepareRoundTool, syncRoundTool } from './tools/round-tools';
+import { prepareRoundTool, serveCheckpointTool, syncRoundTool } from './tools/round-tools';
 
 /**
  * The trainer plugin (issue 15's foundation): SFT datasets built from run records with filters that
  * report what they dropped, training rounds and checkpoints as resources, and a generated task
- * family, and a training job (python/train.py) the agent starts. Serving, evaluation and the round
- * report are not here yet: see README.md.
+ * family, a training job (python/train.py) and a serving job (python/serve.py) the agent starts.
+ * Evaluation and the round report are not here yet: see README.md.
  */
 export const plugin = definePlugin({
   name: 'trainer',
   version: '0.1.0',
   description: 'Post-training: SFT datasets from run records (validity, rubric, history and BM25 filters, token share), rounds and checkpoints.',
   kinds: [datasetKind, roundKind, checkpointKind] as unknown as ResourceKind[],
-  tools: [collectTool, filterTool, reportTool, generateTool, planTool, prepareRoundTool, syncRoundTool] as unknown as ToolDefinition[],
+  tools: [collectTool, filterTool, reportTool, generateTool, planTool, prepareRoundTool, syncRoundTool, serveCheckpointTool] as unknown as ToolDefinition[],
 });
 
 export { datasetKind, roundKind, checkpointKind };
@@ -27,3 +27,5 @@ export { Bm25, tokenize } from './bm25';
 export { tokenShare } from './token-share';
 export { generate, RANGES } from './family/families';
 export { FAMILY_TOOLS } from './family/catalog';
+export { renderSample } from './chat-template';
+export { PYTHON, trainScript, serveScript } from './training/script';

@@ -59,3 +59,31 @@ export async function callTool(host: Host, name: string, input: unknown): Promis
   const result = await registered.tool.handler(input as never, { operator: PERSON, signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } });
   return result as { content: Json; isError?: boolean };
 }
+
+export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * A smoke checkpoint through the plugin's own path: generate, collect, filter, plan, prepare, the
+ * training job (a few dozen steps), sync. Answers the checkpoint's id and hash.
+ */
+export async function smokeCheckpoint(host: TempHost, steps = 24): Promise<{ id: string; hash: string }> {
+  const call = async (name: string, input: unknown) => (await callTool(host, name, input)).content as Record<string, Json>;
+  await call('trainer_generate', { family: 'read_value', split: 'train', count: 24, seed: 1, out: 'runs/train' });
+  const { datasetId } = (await call('trainer_collect', { runs: ['runs/train'] })) as { datasetId: string };
+  await call('trainer_filter', { datasetId });
+  const { roundId } = (await call('trainer_plan_round', { name: 'smoke', datasetId, settings: { steps, batch: 8, lr: 0.003 } })) as { roundId: string };
+  const spec = (await call('trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string; name: string };
+  const job = await host.jobs.start(spec);
+  const ended = await until(() => host.jobs.get(job.id), (j) => j.status !== 'running', 'the training job to end', 120_000);
+  if (ended.status !== 'succeeded') throw new Error(`the smoke training job ${ended.status}: ${JSON.stringify(await host.jobs.logs(job.id))}`);
+  const done = await call('trainer_sync_round', { roundId, jobId: job.id });
+  return done.checkpoint as { id: string; hash: string };
+}

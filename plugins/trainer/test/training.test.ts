@@ -3,22 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
 import type { TempHost } from '@cowork/host/testkit';
-import { callTool, trainerHost } from './support';
+import { callTool, trainerHost, until } from './support';
 
 type Obj = Record<string, Json>;
 const obj = (v: Json) => v as Obj;
 
 const torch = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a training round as a host job (a smoke of a few dozen steps)', () => {
   let host: TempHost;

@@ -1,5 +1,6 @@
 import { asToolResult, defineTool, type Json } from '@cowork/host';
 import { prepareRound, readRound } from '../training/prepare';
+import { serveCheckpoint } from '../training/serve';
 import { syncRound } from '../training/sync';
 
 /**
@@ -30,4 +31,24 @@ export const syncRoundTool = defineTool<{ roundId: string; jobId?: string }>({
   inputSchema: { type: 'object', properties: { roundId: { type: 'string' }, jobId: { type: 'string' } }, required: ['roundId'], additionalProperties: false },
   permissions: [{ access: 'commit' }, { access: 'read' }],
   handler: (input, ctx) => asToolResult(async () => (await syncRound(ctx.host.resources, ctx.host.workspaceDir, input.roundId, ctx.operator, input.jobId)) as unknown as Json),
+});
+
+/** The job that serves a checkpoint behind /v1/chat/completions (python/serve.py). */
+export const serveCheckpointTool = defineTool<{ checkpointId: string; port?: number; maxTokens?: number; modelName?: string }>({
+  name: 'trainer_serve_checkpoint',
+  description:
+    "Answer the job that serves a trainer.checkpoint behind an OpenAI-compatible API (POST /v1/chat/completions with tool calls, GET /v1/models) on 127.0.0.1:port (default 8765), plus its baseUrl and model name: start it with start_job, then point a model provider (COWORK_MODEL_BASE_URL) at baseUrl. The server checks the weights' hash and exits non-zero, with the reason in its log, when the checkpoint does not load.",
+  inputSchema: {
+    type: 'object',
+    properties: {
+      checkpointId: { type: 'string' },
+      port: { type: 'integer', minimum: 1, maximum: 65535 },
+      maxTokens: { type: 'integer', minimum: 1, maximum: 4096 },
+      modelName: { type: 'string', minLength: 1 },
+    },
+    required: ['checkpointId'],
+    additionalProperties: false,
+  },
+  permissions: [{ access: 'read' }],
+  handler: (input, ctx) => asToolResult(async () => (await serveCheckpoint(ctx.host.resources, ctx.host.workspaceDir, input.checkpointId, input)) as unknown as Json),
 });

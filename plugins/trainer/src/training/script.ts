@@ -6,11 +6,20 @@ export const PYTHON = '/usr/bin/python3';
 
 /** The training script, found from this module whether it runs from src/ (tests) or dist/. */
 export function trainScript(): string {
+  return pythonScript('train.py');
+}
+
+/** The serving script (python/serve.py), found the same way. */
+export function serveScript(): string {
+  return pythonScript('serve.py');
+}
+
+function pythonScript(name: string): string {
   let dir = __dirname;
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'python', 'train.py');
+    const candidate = join(dir, 'python', name);
     if (existsSync(candidate)) return candidate;
     dir = dirname(dir);
   }
-  throw new Error('python/train.py is missing from the trainer plugin');
+  throw new Error(`python/${name} is missing from the trainer plugin`);
 }

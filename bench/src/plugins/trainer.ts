@@ -1,0 +1,119 @@
+/**
+ * The trainer plugin's costs through a real Host (a temp workspace): building a dataset from
+ * 1,000 generated trajectories (trainer_collect then trainer_filter, per 1,000 trajectories) against
+ * the raw read and JSON.parse of the same record files; training steps per second of a short round
+ * (python/train.py on one thread, batch 8, timed from its start line to its done line, so torch's
+ * import is left out and its checkpoint writes are in); and the served model's tokens per second
+ * (python/serve.py, greedy decoding of up to 64 bytes, after one warm-up request).
+ *
+ * BENCH_TRAINER_TRAJECTORIES (default 1000), BENCH_TRAINER_STEPS (default 30),
+ * BENCH_TRAINER_REQUESTS (default 3). Prints figures; asserts nothing. Needs `npm run build -w
+ * @cowork/plugin-trainer` and Debian's python3-torch.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Json } from '@cowork/host';
+import type { Host } from '@cowork/host/embed';
+import { openTempHost } from '@cowork/host/testkit';
+import { plugin, PYTHON, serveScript } from '@cowork/plugin-trainer';
+
+const TRAJECTORIES = Number(process.env.BENCH_TRAINER_TRAJECTORIES ?? 1000);
+const STEPS = Number(process.env.BENCH_TRAINER_STEPS ?? 30);
+const REQUESTS = Number(process.env.BENCH_TRAINER_REQUESTS ?? 3);
+
+async function call(host: Host, name: string, input: unknown): Promise<Record<string, Json>> {
+  const result = await host.registry.tool(name)!.tool.handler(input as never, { operator: 'human:bench', signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.content as Record<string, Json>;
+}
+
+/** Runs a command, calling `onLine` with each stdout line and the time it came; resolves on exit. */
+function run(command: string, args: string[], cwd: string, onLine: (line: string, at: number, child: ChildProcess) => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    createInterface({ input: child.stdout }).on('line', (line) => onLine(line, performance.now(), child));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? -1));
+  });
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function main(): Promise<void> {
+  const host = await openTempHost({ plugins: [plugin], prefix: 'bench-trainer-' });
+  try {
+    // 1. Dataset building.
+    await call(host, 'trainer_generate', { family: 'read_value', split: 'train', count: TRAJECTORIES, seed: 1, out: 'runs/train' });
+    const recordsDir = join(host.workspaceDir, 'runs', 'train', 'records');
+    let started = performance.now();
+    let parsed = 0;
+    for (const f of readdirSync(recordsDir)) parsed += JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) === null ? 0 : 1;
+    const parseMs = performance.now() - started;
+    started = performance.now();
+    const { datasetId } = (await call(host, 'trainer_collect', { runs: ['runs/train'] })) as { datasetId: string };
+    const collectMs = performance.now() - started;
+    started = performance.now();
+    await call(host, 'trainer_filter', { datasetId });
+    const filterMs = performance.now() - started;
+    const per = 1000 / parsed;
+    console.log(`trainer dataset (${parsed} trajectories), per 1,000 trajectories:`);
+    console.log(`  raw read + JSON.parse of the records   ${fmt(parseMs * per)} ms   (baseline)`);
+    console.log(`  trainer_collect                        ${fmt(collectMs * per)} ms   (${fmt(collectMs / parseMs)}x the baseline)`);
+    console.log(`  trainer_filter (4 filters, BM25)       ${fmt(filterMs * per)} ms`);
+    console.log(`  collect + filter                       ${fmt((collectMs + filterMs) * per)} ms   (${fmt((collectMs + filterMs) / parseMs)}x the baseline)`);
+
+    // 2. Training steps per second.
+    const { roundId } = (await call(host, 'trainer_plan_round', { name: 'bench', datasetId, settings: { steps: STEPS, batch: 8, lr: 0.003 } })) as { roundId: string };
+    const job = (await call(host, 'trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string };
+    let t0 = 0;
+    let t1 = 0;
+    const wall = performance.now();
+    const code = await run(job.command, job.args, join(host.workspaceDir, job.cwd), (line, at) => {
+      if (line.includes('"event": "start"')) t0 = at;
+      if (line.includes('"event": "done"')) t1 = at;
+    });
+    if (code !== 0 || t1 === 0) throw new Error(`train.py exited ${code}`);
+    const trainS = (t1 - t0) / 1000;
+    console.log(`trainer training (${STEPS} steps, batch 8, context 256, 1 thread):`);
+    console.log(`  ${fmt(STEPS / trainS, 2)} steps/s   (${fmt((trainS / STEPS) * 1000, 0)} ms a step; ${fmt((performance.now() - wall) / 1000)} s with start-up)`);
+    const sync = await call(host, 'trainer_sync_round', { roundId });
+    const checkpoint = sync.checkpoint as { id: string; hash: string };
+    const file = (await host.resources.get(checkpoint.id)).content as { file: string };
+
+    // 3. Served tokens per second.
+    const figures: { tokens: number; ms: number }[] = [];
+    await run(PYTHON, [serveScript(), '--checkpoint', join(host.workspaceDir, file.file), '--port', '0', '--max-tokens', '64'], host.workspaceDir, (line, _at, child) => {
+      const event = JSON.parse(line) as { event: string; baseUrl?: string };
+      if (event.event !== 'listening') return;
+      void (async () => {
+        try {
+          for (let i = 0; i <= REQUESTS; i++) {
+            const s = performance.now();
+            const response = await fetch(`${event.baseUrl}/chat/completions`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `Read the billing settings in res_${i} and tell me its port.` }], max_tokens: 64 }),
+            });
+            const body = (await response.json()) as { usage: { completion_tokens: number } };
+            if (i > 0) figures.push({ tokens: body.usage.completion_tokens, ms: performance.now() - s });
+          }
+        } finally {
+          child.kill('SIGTERM');
+        }
+      })();
+    });
+    const tokens = figures.reduce((a, f) => a + f.tokens, 0);
+    const ms = figures.reduce((a, f) => a + f.ms, 0);
+    console.log(`trainer serving (${figures.length} requests after 1 warm-up, greedy, no KV cache, 1 thread; a token is a byte):`);
+    console.log(`  ${fmt((tokens / ms) * 1000)} tokens/s   (${tokens} tokens in ${fmt(ms, 0)} ms, HTTP included)`);
+  } finally {
+    await host.dispose();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

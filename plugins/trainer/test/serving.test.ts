@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { CoworkError, type Json } from '@cowork/host';
+import { OpenAiCompatibleProvider } from '@cowork/host/embed';
+import type { TempHost } from '@cowork/host/testkit';
+import { renderSample } from '../src/chat-template';
+import { serveScript } from '../src/training/script';
+import { callTool, readAndAnswer, smokeCheckpoint, trainerHost, until } from './support';
+
+const torch = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+const PY = join(__dirname, '..', 'python');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+function py(code: string, input: string): string {
+  const result = spawnSync('/usr/bin/python3', ['-c', `import sys; sys.path.insert(0, ${JSON.stringify(PY)})\n${code}`], { input, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return result.stdout;
+}
+
+(torch ? describe : describe.skip)('serving a checkpoint behind /v1/chat/completions (python/serve.py)', () => {
+  let host: TempHost;
+  beforeAll(async () => {
+    host = await trainerHost();
+  });
+  afterAll(async () => {
+    await host.dispose();
+  });
+
+  test('renders a chat as train.py was trained on it, and reads <|call|> lines as tool calls', () => {
+    const messages = readAndAnswer('Read the billing settings in res_1 and tell me its port.', 'The port of billing is 4242.');
+    const wire = messages.map((m) =>
+      m.role === 'assistant'
+        ? { role: 'assistant', content: m.content, ...(m.toolCalls ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}) }
+        : m.role === 'tool' ? { role: 'tool', tool_call_id: m.toolCallId, content: m.content } : m,
+    );
+    const rendered = py('import json, serve; print(json.dumps(serve.render(json.load(sys.stdin))))', JSON.stringify(wire));
+    const sample = { messages: wire.map((m) => (m.role === 'assistant' ? { ...m, tool_calls: (m as { tool_calls?: { id: string; function: { name: string; arguments: string } }[] }).tool_calls?.map((c) => ({ id: c.id, ...c.function })) } : m)) };
+    const expected = renderSample(sample as never).map((s) => s.text).join('') + '<|assistant|>\n';
+    expect(JSON.parse(rendered)).toBe(expected);
+
+    const parsed = JSON.parse(py('import json, serve; c, calls = serve.parse_output(sys.stdin.read()); print(json.dumps([c, calls]))', 'Let me look.\n<|call|>{"name":"read_resource","arguments":{"resourceId":"res_9"}}\n<|call|>{"name":broken')) as [string | null, { type: string; function: { name: string; arguments: string } }[]];
+    expect(parsed[0]).toBe('Let me look.\n<|call|>{"name":broken');
+    expect(parsed[1]).toHaveLength(1);
+    expect(parsed[1][0]).toMatchObject({ type: 'function', function: { name: 'read_resource', arguments: '{"resourceId":"res_9"}' } });
+  });
+
+  test('a checkpoint that does not load: the server says why on stderr and exits non-zero without listening', () => {
+    const garbage = join(host.dir, 'garbage.pt');
+    writeFileSync(garbage, 'not a torch file');
+    const bad = spawnSync('/usr/bin/python3', [serveScript(), '--checkpoint', garbage, '--port', '0'], { encoding: 'utf8', timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('does not load as a torch file');
+    expect(bad.stdout).not.toContain('listening');
+    const missing = spawnSync('/usr/bin/python3', [serveScript(), '--checkpoint', join(host.dir, 'nope.pt'), '--port', '0'], { encoding: 'utf8', timeout: 60_000 });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('does not exist');
+  });
+
+  test('the tool refuses a checkpoint that does not exist', async () => {
+    const result = await callTool(host, 'trainer_serve_checkpoint', { checkpointId: 'res_missing' });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('missing_resource');
+  });
+
+  test('serves a smoke checkpoint as a host job; the host provider reads its answers; bad requests get 400', async () => {
+    const checkpoint = await smokeCheckpoint(host);
+    const port = await freePort();
+    const served = (await callTool(host, 'trainer_serve_checkpoint', { checkpointId: checkpoint.id, port, maxTokens: 48 })).content as { job: { command: string; args: string[]; cwd: string; name: string }; baseUrl: string; model: string };
+    expect(served.baseUrl).toBe(`http://127.0.0.1:${port}/v1`);
+    expect(served.job.args).toContain(checkpoint.hash);
+    const job = await host.jobs.start(served.job);
+    try {
+      const models = await until(
+        () => fetch(`${served.baseUrl}/models`).then((r) => r.json() as Promise<{ data: { id: string }[] }>, () => null),
+        (m) => m !== null,
+        'the server to listen',
+      );
+      expect(models!.data[0]!.id).toBe(served.model);
+
+      const provider = new OpenAiCompatibleProvider({ baseUrl: served.baseUrl, model: served.model, maxRetries: 0 });
+      const response = await provider.complete({
+        messages: [{ role: 'user', content: 'Read the billing settings in res_1 and tell me its port.' }],
+        tools: [{ name: 'read_resource', description: 'Read a resource', inputSchema: { type: 'object', properties: { resourceId: { type: 'string' } } } }],
+      });
+      expect(['stop', 'tool_calls', 'length']).toContain(response.finishReason);
+      expect(response.usage.estimated).toBeUndefined();
+      expect(response.usage.inputTokens).toBeGreaterThan(0);
+      expect(response.usage.outputTokens).toBeGreaterThan(0);
+      expect(response.usage.outputTokens).toBeLessThanOrEqual(48);
+      expect(response.model).toBe(served.model);
+
+      // The wire shape itself, with a tool result in the history.
+      const raw = await fetch(`${served.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: served.model,
+          max_tokens: 8,
+          messages: [
+            { role: 'user', content: 'Read res_1.' },
+            { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_resource', arguments: '{"resourceId":"res_1"}' } }] },
+            { role: 'tool', tool_call_id: 'c1', content: '{"revision":0}' },
+          ],
+        }),
+      });
+      expect(raw.status).toBe(200);
+      const body = (await raw.json()) as Record<string, Json>;
+      expect(body).toMatchObject({ object: 'chat.completion', model: served.model });
+      const choice = (body.choices as Record<string, Json>[])[0]!;
+      expect(choice.message).toMatchObject({ role: 'assistant' });
+      expect(['stop', 'tool_calls', 'length']).toContain(choice.finish_reason);
+      expect(body.usage).toMatchObject({ completion_tokens: expect.any(Number), prompt_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+
+      for (const bad of ['not json', '{"messages": []}', '{"messages": [{"role": "robot", "content": "hi"}]}', '{"messages": [{"role": "user", "content": "hi"}], "max_tokens": 0}']) {
+        const refused = await fetch(`${served.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bad });
+        expect(refused.status).toBe(400);
+        expect(refused.headers.get('content-type')).toBe('application/json');
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toEqual(expect.any(String));
+      }
+      // The host's provider reports a 400 as a refusal, not a retry.
+      await expect(provider.complete({ messages: [], tools: [] })).rejects.toMatchObject({ code: 'model_rejected' } satisfies Partial<CoworkError>);
+    } finally {
+      await host.jobs.cancel(job.id);
+    }
+  });
+});
