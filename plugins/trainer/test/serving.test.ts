@@ -134,5 +134,5 @@ function py(code: string, input: string): string {
     } finally {
       await host.jobs.cancel(job.id);
     }
-  });
+  }, 180_000); // training the smoke checkpoint and decoding byte by byte take most of a minute on a busy machine
 });
