@@ -9,7 +9,6 @@ import { renderSample } from '../src/chat-template';
 import { serveScript } from '../src/training/script';
 import { callTool, readAndAnswer, smokeCheckpoint, trainerHost, until } from './support';
 
-const torch = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
 const PY = join(__dirname, '..', 'python');
 
 function freePort(): Promise<number> {
@@ -29,7 +28,8 @@ function py(code: string, input: string): string {
   return result.stdout;
 }
 
-(torch ? describe : describe.skip)('serving a checkpoint behind /v1/chat/completions (python/serve.py)', () => {
+// Debian's python3-torch is installed by the set-up (training.test.ts checks it is there).
+describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', () => {
   let host: TempHost;
   beforeAll(async () => {
     host = await trainerHost();
