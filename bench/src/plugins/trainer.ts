@@ -4,7 +4,9 @@
  * the raw read and JSON.parse of the same record files; training steps per second of a short round
  * (python/train.py on one thread, batch 8, timed from its start line to its done line, so torch's
  * import is left out and its checkpoint writes are in); and the served model's tokens per second
- * (python/serve.py, greedy decoding of up to 64 bytes, after one warm-up request).
+ * (python/serve.py, greedy decoding of up to 64 bytes, after one warm-up request). Baseline, measured in
+ * the same run: trainer_baseline.py, the same GPT driven by torch directly on the same thread count
+ * (a bare training loop of random byte batches, and in-process greedy decoding as serve.py does it).
  *
  * BENCH_TRAINER_TRAJECTORIES (default 1000), BENCH_TRAINER_STEPS (default 30),
  * BENCH_TRAINER_REQUESTS (default 3). Prints figures; asserts nothing. Needs `npm run build -w
@@ -12,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Json } from '@cowork/host';
 import type { Host } from '@cowork/host/embed';
@@ -22,6 +24,17 @@ import { plugin, PYTHON, serveScript } from '@cowork/plugin-trainer';
 const TRAJECTORIES = Number(process.env.BENCH_TRAINER_TRAJECTORIES ?? 1000);
 const STEPS = Number(process.env.BENCH_TRAINER_STEPS ?? 30);
 const REQUESTS = Number(process.env.BENCH_TRAINER_REQUESTS ?? 3);
+const BATCH = 8;
+const THREADS = 1;
+const MAX_TOKENS = 64;
+
+interface Baseline {
+  stepsPerSecond: number;
+  trainSeconds: number;
+  tokens: number;
+  decodeSeconds: number;
+  tokensPerSecond: number;
+}
 
 async function call(host: Host, name: string, input: unknown): Promise<Record<string, Json>> {
   const result = await host.registry.tool(name)!.tool.handler(input as never, { operator: 'human:bench', signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } });
@@ -40,6 +53,18 @@ function run(command: string, args: string[], cwd: string, onLine: (line: string
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The baseline: trainer_baseline.py (the same GPT, torch directly), its one JSON line. */
+async function baseline(): Promise<Baseline> {
+  let result: Baseline | undefined;
+  const script = join(__dirname, 'trainer_baseline.py');
+  const args = [script, '--steps', String(STEPS), '--batch', String(BATCH), '--threads', String(THREADS), '--requests', String(REQUESTS), '--tokens', String(MAX_TOKENS)];
+  const code = await run(PYTHON, args, dirname(script), (line) => {
+    if (line.startsWith('{')) result = JSON.parse(line) as Baseline;
+  });
+  if (code !== 0 || !result) throw new Error(`trainer_baseline.py exited ${code}`);
+  return result;
+}
 
 async function main(): Promise<void> {
   const host = await openTempHost({ plugins: [plugin], prefix: 'bench-trainer-' });
@@ -64,8 +89,9 @@ async function main(): Promise<void> {
     console.log(`  trainer_filter (4 filters, BM25)       ${fmt(filterMs * per)} ms`);
     console.log(`  collect + filter                       ${fmt((collectMs + filterMs) * per)} ms   (${fmt((collectMs + filterMs) / parseMs)}x the baseline)`);
 
-    // 2. Training steps per second.
-    const { roundId } = (await call(host, 'trainer_plan_round', { name: 'bench', datasetId, settings: { steps: STEPS, batch: 8, lr: 0.003 } })) as { roundId: string };
+    // 2. Training steps per second (the baseline first, for both training and serving).
+    const base = await baseline();
+    const { roundId } = (await call(host, 'trainer_plan_round', { name: 'bench', datasetId, settings: { steps: STEPS, batch: BATCH, lr: 0.003, threads: THREADS } })) as { roundId: string };
     const job = (await call(host, 'trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string };
     let t0 = 0;
     let t1 = 0;
@@ -76,15 +102,17 @@ async function main(): Promise<void> {
     });
     if (code !== 0 || t1 === 0) throw new Error(`train.py exited ${code}`);
     const trainS = (t1 - t0) / 1000;
-    console.log(`trainer training (${STEPS} steps, batch 8, context 256, 1 thread):`);
-    console.log(`  ${fmt(STEPS / trainS, 2)} steps/s   (${fmt((trainS / STEPS) * 1000, 0)} ms a step; ${fmt((performance.now() - wall) / 1000)} s with start-up)`);
+    const steps = STEPS / trainS;
+    console.log(`trainer training (${STEPS} steps, batch ${BATCH}, context 256, ${THREADS} thread):`);
+    console.log(`  ${fmt(base.stepsPerSecond, 2)} steps/s   (baseline: bare torch loop, random byte batches; ${fmt((base.trainSeconds / STEPS) * 1000, 0)} ms a step)`);
+    console.log(`  ${fmt(steps, 2)} steps/s   (${fmt((trainS / STEPS) * 1000, 0)} ms a step; ${fmt((performance.now() - wall) / 1000)} s with start-up; ${fmt(steps / base.stepsPerSecond, 2)}x the baseline)`);
     const sync = await call(host, 'trainer_sync_round', { roundId });
     const checkpoint = sync.checkpoint as { id: string; hash: string };
     const file = (await host.resources.get(checkpoint.id)).content as { file: string };
 
     // 3. Served tokens per second.
     const figures: { tokens: number; ms: number }[] = [];
-    await run(PYTHON, [serveScript(), '--checkpoint', join(host.workspaceDir, file.file), '--port', '0', '--max-tokens', '64'], host.workspaceDir, (line, _at, child) => {
+    await run(PYTHON, [serveScript(), '--checkpoint', join(host.workspaceDir, file.file), '--port', '0', '--max-tokens', String(MAX_TOKENS), '--threads', String(THREADS)], host.workspaceDir, (line, _at, child) => {
       const event = JSON.parse(line) as { event: string; baseUrl?: string };
       if (event.event !== 'listening') return;
       void (async () => {
@@ -94,7 +122,7 @@ async function main(): Promise<void> {
             const response = await fetch(`${event.baseUrl}/chat/completions`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `Read the billing settings in res_${i} and tell me its port.` }], max_tokens: 64 }),
+              body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: `Read the billing settings in res_${i} and tell me its port.` }], max_tokens: MAX_TOKENS }),
             });
             const body = (await response.json()) as { usage: { completion_tokens: number } };
             if (i > 0) figures.push({ tokens: body.usage.completion_tokens, ms: performance.now() - s });
@@ -106,8 +134,10 @@ async function main(): Promise<void> {
     });
     const tokens = figures.reduce((a, f) => a + f.tokens, 0);
     const ms = figures.reduce((a, f) => a + f.ms, 0);
-    console.log(`trainer serving (${figures.length} requests after 1 warm-up, greedy, no KV cache, 1 thread; a token is a byte):`);
-    console.log(`  ${fmt((tokens / ms) * 1000)} tokens/s   (${tokens} tokens in ${fmt(ms, 0)} ms, HTTP included)`);
+    const served = (tokens / ms) * 1000;
+    console.log(`trainer serving (${figures.length} requests after 1 warm-up, greedy, no KV cache, ${THREADS} thread; a token is a byte):`);
+    console.log(`  ${fmt(base.tokensPerSecond)} tokens/s   (baseline: bare torch loop, in-process greedy decoding; ${base.tokens} tokens in ${fmt(base.decodeSeconds * 1000, 0)} ms)`);
+    console.log(`  ${fmt(served)} tokens/s   (${tokens} tokens in ${fmt(ms, 0)} ms, HTTP included; ${fmt(served / base.tokensPerSecond, 2)}x the baseline)`);
   } finally {
     await host.dispose();
   }

@@ -1,0 +1,87 @@
+"""Baseline for bench/src/plugins/trainer.ts: the trainer's GPT driven by torch directly.
+
+(a) A bare training loop of the same model, batch and context as the bench's round: random byte
+batches, forward, masked cross-entropy, backward, gradient clipping and an AdamW step (the same
+update train.py makes), with no data loading, metrics or checkpoints -> steps/s.
+(b) Greedy decoding in-process, no HTTP, the way serve.py decodes (the full context, up to the
+model's 256 bytes, re-run for every token, no KV cache) -> tokens/s, after one warm-up decode.
+
+Usage: /usr/bin/python3 trainer_baseline.py [--steps 30] [--batch 8] [--threads 1]
+       [--requests 3] [--tokens 64]
+Prints one JSON line: {"steps", "trainSeconds", "stepsPerSecond", "tokens", "decodeSeconds",
+"tokensPerSecond"}.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "plugins", "trainer", "python"))
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from train import GPT, VOCAB  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--requests", type=int, default=3)
+    ap.add_argument("--tokens", type=int, default=64)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(1)
+
+    # (a) Training: same model (d 128, 4 layers, 4 heads, context 256), batch, lr and optimiser.
+    model = GPT()
+    context = model.config["context"]
+    opt = torch.optim.AdamW(model.parameters(), lr=0.003, weight_decay=0.01)
+    x = torch.randint(0, VOCAB, (a.steps, a.batch, context))
+    y = torch.randint(0, VOCAB, (a.steps, a.batch, context))
+    m = (torch.rand(a.steps, a.batch, context) < 0.5).float()
+    started = time.perf_counter()
+    for i in range(a.steps):
+        logits = model(x[i])
+        loss = (F.cross_entropy(logits.view(-1, VOCAB), y[i].view(-1), reduction="none") * m[i].view(-1)).sum() / m[i].sum()
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+    train_s = time.perf_counter() - started
+
+    # (b) Decoding: serve.py's loop on a prompt like the bench's requests, all N tokens generated.
+    model.eval()
+
+    @torch.no_grad()
+    def decode(prompt, n):
+        ids = list(prompt.encode("utf-8"))
+        for _ in range(n):
+            nxt = int(model(torch.tensor([ids[-context:]]))[0, -1].argmax().item())
+            ids.append(nxt)
+        return n
+
+    prompt = lambda i: "<|user|>\nRead the billing settings in res_%d and tell me its port.<|end|>\n<|assistant|>\n" % i  # noqa: E731
+    decode(prompt(0), a.tokens)  # warm-up, as the bench's first request
+    tokens = 0
+    started = time.perf_counter()
+    for i in range(1, a.requests + 1):
+        tokens += decode(prompt(i), a.tokens)
+    decode_s = time.perf_counter() - started
+
+    print(json.dumps({
+        "steps": a.steps,
+        "trainSeconds": round(train_s, 4),
+        "stepsPerSecond": round(a.steps / train_s, 4),
+        "tokens": tokens,
+        "decodeSeconds": round(decode_s, 4),
+        "tokensPerSecond": round(tokens / decode_s, 2),
+    }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
