@@ -2,6 +2,7 @@ import type { ResourceReader } from '@cowork/host';
 import { trainerError } from './errors';
 import type { CheckpointContent, Parent } from './kinds/checkpoint-kind';
 import type { DatasetContent } from './kinds/dataset-kind';
+import { readOfKind } from './read-of-kind';
 
 export interface Ancestry {
   /** The checkpoints from the parent back to base, nearest first. */
@@ -22,21 +23,11 @@ export async function ancestry(parent: Parent, resources: ResourceReader): Promi
   while (next.type === 'checkpoint') {
     const id = next.checkpointId;
     if (checkpoints.includes(id)) throw trainerError('wrong_kind', `checkpoint ${id} is its own ancestor`, { checkpointId: id });
-    const record = await getOrMissing(resources, id);
-    if (record.kind !== 'trainer.checkpoint') throw trainerError('wrong_kind', `${id} is a ${record.kind}, not a trainer.checkpoint`, { resourceId: id });
-    const checkpoint = record.content as CheckpointContent;
+    const { content: checkpoint } = await readOfKind<CheckpointContent>(resources, id, 'trainer.checkpoint', 'the checkpoint');
     checkpoints.push(id);
     const dataset = (await resources.contentAt(checkpoint.data.datasetId, checkpoint.data.revision)) as DatasetContent;
     for (const t of dataset.trajectories) hashes.add(t.hash);
     next = checkpoint.parent;
   }
   return { checkpoints, hashes };
-}
-
-async function getOrMissing(resources: ResourceReader, id: string) {
-  try {
-    return await resources.get(id);
-  } catch {
-    throw trainerError('missing_resource', `the checkpoint ${id} does not exist`, { resourceId: id });
-  }
 }

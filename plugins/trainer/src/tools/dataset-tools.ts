@@ -12,6 +12,7 @@ import { loadRuns } from '../run-record';
 import { loadHeldout } from './heldout';
 import { insideWorkspace } from './paths';
 import { checkpointAsParent } from './plan-tool';
+import { readOfKind } from '../read-of-kind';
 
 const PATHS = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 } as const;
 const TOOL_SPECS = {
@@ -21,14 +22,7 @@ const TOOL_SPECS = {
 
 /** Reads a dataset and checks its kind. */
 export async function readDataset(resources: ResourceApi, id: string): Promise<{ revision: number; content: DatasetContent }> {
-  let record;
-  try {
-    record = await resources.get(id);
-  } catch {
-    throw trainerError('missing_resource', `the dataset ${id} does not exist`, { resourceId: id });
-  }
-  if (record.kind !== 'trainer.dataset') throw trainerError('wrong_kind', `${id} is a ${record.kind}, not a trainer.dataset`, { resourceId: id });
-  return { revision: record.revision, content: record.content as DatasetContent };
+  return readOfKind<DatasetContent>(resources, id, 'trainer.dataset', 'the dataset');
 }
 
 async function commitDataset(ctx: ToolContext, id: string, baseRevision: number, op: DatasetOp): Promise<number> {

@@ -1,8 +1,8 @@
 import { asToolResult, defineTool, type ResourceApi } from '@cowork/host';
-import { trainerError } from '../errors';
 import type { Parent } from '../kinds/checkpoint-kind';
 import { DEFAULT_SETTINGS, roundKind, type RoundContent, type RoundSettings } from '../kinds/round-kind';
 import { readDataset } from './dataset-tools';
+import { readOfKind } from '../read-of-kind';
 
 interface PlanInput {
   name: string;
@@ -52,12 +52,6 @@ export const planTool = defineTool<PlanInput>({
 });
 
 export async function checkpointAsParent(resources: ResourceApi, id: string): Promise<Parent> {
-  let record;
-  try {
-    record = await resources.get(id);
-  } catch {
-    throw trainerError('missing_resource', `the parent checkpoint ${id} does not exist`, { resourceId: id });
-  }
-  if (record.kind !== 'trainer.checkpoint') throw trainerError('wrong_kind', `${id} is a ${record.kind}, not a trainer.checkpoint`, { resourceId: id });
-  return { type: 'checkpoint', checkpointId: id, hash: (record.content as { hash: string }).hash };
+  const { content } = await readOfKind<{ hash: string }>(resources, id, 'trainer.checkpoint', 'the parent checkpoint');
+  return { type: 'checkpoint', checkpointId: id, hash: content.hash };
 }

@@ -8,6 +8,7 @@ import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import { multiplierOf, type DatasetContent } from '../kinds/dataset-kind';
 import type { RoundContent } from '../kinds/round-kind';
 import { PYTHON, trainScript } from './script';
+import { readOfKind } from '../read-of-kind';
 
 /** What to give `start_job`: the host's job input. */
 export interface JobSpec {
@@ -23,14 +24,7 @@ export function roundDir(roundId: string): string {
 }
 
 export async function readRound(resources: ResourceApi, roundId: string): Promise<{ revision: number; content: RoundContent }> {
-  let record;
-  try {
-    record = await resources.get(roundId);
-  } catch {
-    throw trainerError('missing_resource', `the round ${roundId} does not exist`, { resourceId: roundId });
-  }
-  if (record.kind !== 'trainer.round') throw trainerError('wrong_kind', `${roundId} is a ${record.kind}, not a trainer.round`, { resourceId: roundId });
-  return { revision: record.revision, content: record.content as RoundContent };
+  return readOfKind<RoundContent>(resources, roundId, 'trainer.round', 'the round');
 }
 
 /**

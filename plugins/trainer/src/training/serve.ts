@@ -5,6 +5,7 @@ import { trainerError } from '../errors';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import type { JobSpec } from './prepare';
 import { PYTHON, serveScript } from './script';
+import { readOfKind } from '../read-of-kind';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -25,14 +26,7 @@ export const DEFAULT_SERVE_PORT = 8765;
  * (python/serve.py): its file, checked against the checkpoint's hash before it listens.
  */
 export async function serveCheckpoint(resources: ResourceApi, workspaceDir: string, checkpointId: string, options: ServeOptions = {}): Promise<ServeSpec> {
-  let record;
-  try {
-    record = await resources.get(checkpointId);
-  } catch {
-    throw trainerError('missing_resource', `the checkpoint ${checkpointId} does not exist`, { resourceId: checkpointId });
-  }
-  if (record.kind !== 'trainer.checkpoint') throw trainerError('wrong_kind', `${checkpointId} is a ${record.kind}, not a trainer.checkpoint`, { resourceId: checkpointId });
-  const checkpoint = record.content as CheckpointContent;
+  const { content: checkpoint } = await readOfKind<CheckpointContent>(resources, checkpointId, 'trainer.checkpoint', 'the checkpoint');
   const file = join(workspaceDir, checkpoint.file);
   if (!existsSync(file)) throw trainerError('missing_data_file', `the checkpoint's weights ${checkpoint.file} are missing`, { resourceId: checkpointId, file: checkpoint.file });
   const port = options.port ?? DEFAULT_SERVE_PORT;
