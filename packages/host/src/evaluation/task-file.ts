@@ -26,6 +26,7 @@ export const TASK_FILE_SCHEMA = {
           kind: { type: 'string', minLength: 1 },
           content: {},
           file: { type: 'string', minLength: 1 },
+          ops: { type: 'array' },
         },
         required: ['name', 'kind'],
         additionalProperties: false,
@@ -92,9 +93,22 @@ export async function loadSuiteTasks(suite: SuiteDefinition, options: { data?: s
         else if (!existsSync(path)) problems.push(`resource ${resource.name}: fixture file ${resource.file} does not exist in ${suite.dir}`);
       }
     }
+    for (const name of requestPlaceholders(task.request)) {
+      if (!names.has(name)) problems.push(`the request names {{resource:${name}}}, which is not one of the task's resources`);
+    }
     if (problems.length > 0) throw invalidTask(where, problems);
   }
   return tasks;
+}
+
+/** The resource names a request refers to as `{{resource:NAME}}`. */
+function requestPlaceholders(request: string): string[] {
+  return [...request.matchAll(/\{\{resource:([^}]*)\}\}/g)].map((m) => m[1]!);
+}
+
+/** The request Main gets: each `{{resource:NAME}}` replaced by that resource's id in this trial. */
+export function requestWithIds(request: string, ids: Readonly<Record<string, string>>): string {
+  return request.replace(/\{\{resource:([^}]*)\}\}/g, (whole, name: string) => ids[name] ?? whole);
 }
 
 function readTaskFiles(dir: string): SuiteTask[] {

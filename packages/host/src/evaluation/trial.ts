@@ -10,6 +10,7 @@ import { asJson } from '../util/json';
 import { killJobProcesses } from '../util/kill-jobs';
 import { RUN_RECORD_FORMAT, type ItemResult, type RunRecord, type TaskBudget, type TrialResult } from './results-format';
 import { readScript, ScriptProvider, ScriptRecorder, type SessionScript } from './script';
+import { requestWithIds } from './task-file';
 
 /** Who answers for the model in a trial: a session script, or a real model (optionally recorded). */
 export type TrialModel =
@@ -62,7 +63,8 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
   let seconds = 0;
   let scoringSeconds = 0;
   let items: ItemResult[] = [];
-  let run: TrialRun = { request: o.task.request, outcome, summary, entries: [], tokens: { input: 0, output: 0 } };
+  let request = o.task.request;
+  let run: TrialRun = { request, outcome, summary, entries: [], tokens: { input: 0, output: 0 } };
   let resources: Record<string, ResourceRecord> = {};
   let recorder: ScriptRecorder | undefined;
   let turns = 0;
@@ -76,7 +78,10 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
         ? await open.imports.importFile({ kind: resource.kind, fileName: basename(resource.file), data: readFileSync(resolve(o.suite.dir, resource.file)), operator: OPERATOR })
         : await open.resources.create({ kind: resource.kind, content: resource.content, operator: OPERATOR });
       ids[resource.name] = created.id;
+      let revision = created.revision;
+      for (const op of resource.ops ?? []) revision = (await open.resources.commit(created.id, { baseRevision: revision, op, operator: OPERATOR })).revision;
     }
+    request = requestWithIds(o.task.request, ids);
     const script = o.model.kind === 'script' ? readScript(join(o.model.dir, `${o.task.id}.json`), { suite: o.suite.name, task: o.task.id }) : undefined;
     const agentId = (name: string): string | undefined =>
       Object.values(open.coordinator.current.assignments).find((a) => a.taskId === taskId && (a.agentId === name || a.agentId.startsWith(`${name}-`)))?.agentId;
@@ -100,7 +105,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
         if (budget.turns !== null && event.turn > budget.turns) stop.abort('turn_limit');
       },
     });
-    taskId = await runtime.startTask(o.task.request, budget.tokens === null ? {} : { maxTokens: budget.tokens });
+    taskId = await runtime.startTask(request, budget.tokens === null ? {} : { maxTokens: budget.tokens });
     setupSeconds = (Date.now() - started.getTime()) / 1000;
     const timer = budget.seconds === null ? undefined : setTimeout(() => stop.abort('timeout'), budget.seconds * 1000);
     const runStarted = Date.now();
@@ -133,7 +138,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
       seconds = (Date.now() - runStarted) / 1000;
     }
     if (outcome !== 'done') await runtime.cancelTask(taskId).catch(() => undefined);
-    run = await trialRun(open, taskId, o.task.request, outcome, summary);
+    run = await trialRun(open, taskId, request, outcome, summary);
     const scoring = Date.now();
     resources = await finalResources(open, ids);
     const scored = await scoreRubric(o, open, resources, run);

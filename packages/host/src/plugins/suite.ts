@@ -53,6 +53,11 @@ export interface SuiteTaskResource {
   readonly content?: Json;
   /** A fixture file (relative to the suite's folder) imported through the kind's importer. */
   readonly file?: string;
+  /**
+   * Ops of the kind committed in order after it is made (one revision each), for a task that must
+   * start at a later revision than 0 ("you read it at revision 3").
+   */
+  readonly ops?: readonly Json[];
 }
 
 export interface RubricItem {

@@ -39,6 +39,8 @@ describe('bad input is refused before anything runs, naming the file', () => {
     ['a rubric naming a check the suite lacks', { ...task, rubric: [{ id: 'x', description: 'x', points: 1, check: 'nope' }] }, {}, /names check "nope", which suite test-suite does not have/],
     ['a missing fixture', { ...task, resources: [{ name: 'deck', kind: 'text', file: 'missing.txt' }] }, {}, /fixture file missing\.txt does not exist/],
     ['an id that is not its file name', { ...task, id: 'two' }, {}, /id "two" must equal the file's name/],
+    ['a request naming a resource the task lacks', { ...task, request: 'Read {{resource:nope}}.' }, {}, /names \{\{resource:nope\}\}, which is not one of the task's resources/],
+    ['ops that are not a list', { ...task, resources: [{ name: 'notes', kind: 'text', ops: { type: 'append' } }] }, {}, /ops/],
   ])('%s', async (name, body, files, message) => {
     const suite = suiteWith(name.replace(/\W+/g, '-'), body, files);
     const out = join(dir.path, `out-${name.replace(/\W+/g, '-')}`);
@@ -68,6 +70,29 @@ it('records a trial whose check throws, or whose script is another task\'s, as i
   const mismatched = await runSuite({ suite: runtimeSuite, tasks: ['append-line'], trials: 1, model: { kind: 'script', dir: scripts }, modelName: 'replay', host: {}, outDir: join(dir.path, 'out-mismatch') });
   expect(mismatched.trials.map((t) => [t.status, t.reason])).toEqual([['invalid', expect.stringMatching(/replay_mismatch: .*append-line\.json is the script of runtime\/memory-notes, not of runtime\/append-line/)]]);
 }, 120_000);
+
+it("gives Main the request with each {{resource:NAME}} as that trial's id, the resource at the revision its ops reach", async () => {
+  const seen: { request: string; revision: number }[] = [];
+  const suite = suiteWith('placeholders', {
+    ...task,
+    request: 'Append to {{resource:notes}} at revision 2.',
+    resources: [{ name: 'notes', kind: 'text', content: { text: 'a\n' }, ops: [{ type: 'append', text: 'b\n' }, { type: 'append', text: 'c\n' }] }],
+    rubric: [{ id: 'seen', description: 'what Main was given', points: 1, check: 'seen' }],
+  }, {}, {
+    seen: (context: { run: { request: string }; resources: Record<string, { id: string; revision: number; content: unknown }> }) => {
+      const notes = context.resources.notes!;
+      seen.push({ request: context.run.request.replace(notes.id, 'ID'), revision: notes.revision });
+      const pass = context.run.request === `Append to ${notes.id} at revision 2.` && notes.revision === 2 && JSON.stringify(notes.content) === JSON.stringify({ text: 'a\nb\nc\n' });
+      return { pass, detail: pass ? 'as given' : 'not as given' };
+    },
+  } as never);
+  const scripts = join(dir.path, 'placeholder-scripts');
+  mkdirSync(scripts, { recursive: true });
+  writeFileSync(join(scripts, 'one.json'), JSON.stringify({ format: 'cowork-bench-script/1', suite: 'test-suite', task: 'one', agents: { main: [{ toolCalls: [{ name: 'finish', arguments: { summary: 'done' } }] }] } }));
+  const run = await runSuite({ suite, trials: 1, model: { kind: 'script', dir: scripts }, modelName: 'replay', host: {}, outDir: join(dir.path, 'out-placeholders') });
+  expect(seen).toEqual([{ request: 'Append to ID at revision 2.', revision: 2 }]);
+  expect(run.trials.map((t) => [t.status, t.passed])).toEqual([['scored', true]]);
+}, 60_000);
 
 describe('a run killed halfway', () => {
   beforeAll(requireCurrentBuild);
