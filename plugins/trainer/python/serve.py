@@ -7,9 +7,11 @@ Run as a host job:  /usr/bin/python3 serve.py --checkpoint FILE.pt --port 8765 [
 
 The chat is rendered with the template train.py is trained on (src/chat-template.ts):
 `<|role|>\\n...<|end|>\\n` per message, an assistant's tool calls as `<|call|>{"name","arguments"}`
-lines after its text, and the prompt ends with `<|assistant|>\\n`. Decoding is greedy over UTF-8
-bytes until `<|end|>` or `max_tokens` (default --max-tokens); the context is the model's (256
-bytes: a longer prompt keeps its last bytes). `<|call|>` lines of the output that parse as
+lines after its text, and the prompt ends with `<|assistant|>\\n`. System messages are checked and
+left out: the training samples never hold one (a run record keeps each agent's conversation, not
+the system text the host builds per call), and the model's 256 bytes could not hold it. Decoding is
+greedy over UTF-8 bytes with a key/value cache (decode.py) until `<|end|>` or `max_tokens` (default
+--max-tokens); the context is the model's (256 bytes: a longer prompt keeps its last bytes). `<|call|>` lines of the output that parse as
 {"name": string, "arguments": ...} become `tool_calls` (finish_reason "tool_calls"); anything else
 is the message's content. `tools` in a request is checked for shape but not shown to the model:
 train.py's template has no place for it. Tokens are bytes, so `usage` counts bytes.
@@ -31,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
+from decode import greedy  # noqa: E402
 from train import GPT, VOCAB  # noqa: E402
 
 END = "<|end|>"
@@ -110,6 +113,8 @@ def render(messages):
         if role not in ROLES:
             raise BadRequest("%s.role must be one of %s" % (where, ", ".join(ROLES)))
         content = text_of(m.get("content"), where)
+        if role == "system":
+            continue  # never in the training data (run records keep the conversation, not the host's system text)
         if role != "assistant":
             if role == "tool" and not isinstance(m.get("tool_call_id"), str):
                 raise BadRequest(where + ".tool_call_id must be a string")
@@ -132,21 +137,9 @@ def render(messages):
     return "".join(out)
 
 
-@torch.no_grad()
 def generate(model, prompt, max_tokens):
-    """Greedy decoding over bytes; returns (bytes generated, stopped at <|end|>)."""
-    context = model.config["context"]
-    ids = list(prompt.encode("utf-8"))
-    end = END.encode("utf-8")
-    out = []
-    for _ in range(max_tokens):
-        x = torch.tensor([ids[-context:]])
-        nxt = int(model(x)[0, -1].argmax().item())
-        ids.append(nxt)
-        out.append(nxt)
-        if bytes(out[-len(end):]) == end:
-            return bytes(out[: -len(end)]), True
-    return bytes(out), False
+    """Greedy decoding over bytes with a key/value cache (decode.py); (bytes generated, stopped at <|end|>)."""
+    return greedy(model, list(prompt.encode("utf-8")), max_tokens, END.encode("utf-8"))
 
 
 def parse_output(text):

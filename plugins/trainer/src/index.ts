@@ -6,6 +6,7 @@ import { collectTool, filterTool, reportTool } from './tools/dataset-tools';
 import { generateTool } from './tools/generate-tool';
 import { planTool } from './tools/plan-tool';
 import { prepareRoundTool, serveCheckpointTool, syncRoundTool } from './tools/round-tools';
+import { familySuite } from './suite';
 
 /**
  * The trainer plugin (issue 15's foundation): SFT datasets built from run records with filters that
@@ -18,6 +19,7 @@ export const plugin = definePlugin({
   version: '0.1.0',
   description: 'Post-training: SFT datasets from run records (validity, rubric, history and BM25 filters, token share), rounds and checkpoints.',
   kinds: [datasetKind, roundKind, checkpointKind] as unknown as ResourceKind[],
+  suites: [familySuite],
   tools: [collectTool, filterTool, reportTool, generateTool, planTool, prepareRoundTool, syncRoundTool, serveCheckpointTool] as unknown as ToolDefinition[],
 });
 
@@ -29,3 +31,4 @@ export { generate, RANGES } from './family/families';
 export { FAMILY_TOOLS } from './family/catalog';
 export { renderSample } from './chat-template';
 export { PYTHON, trainScript, serveScript } from './training/script';
+export { familySuite, familyInstances, familySuiteTask, familyOfTask, writeFamilyScripts, FAMILY_SUITE } from './suite';

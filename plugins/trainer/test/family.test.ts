@@ -37,16 +37,24 @@ describe('task families', () => {
   test('instances are deterministic by seed, and answers come from the resource or the request', () => {
     expect(generate('read_value', 'train', 5, 9)).toEqual(generate('read_value', 'train', 5, 9));
     for (const task of generate('read_value', 'heldout', 20, 2)) {
-      expect(task.text).toContain(`= ${task.answer}\n`);
+      expect(task.resource!.text).toContain(`= ${task.answer}\n`);
       expect(Number(task.answer)).toBeGreaterThanOrEqual(5000);
       const last = task.messages[task.messages.length - 1]!;
-      expect(last.role === 'assistant' && last.content).toContain(task.answer);
+      const finish = last.role === 'assistant' ? last.toolCalls![0]! : undefined;
+      expect(finish?.name).toBe('finish');
+      expect((JSON.parse(finish!.arguments) as { summary: string }).summary).toContain(task.answer);
     }
     for (const task of generate('commit_line', 'train', 20, 2)) {
       const call = task.messages[1]!;
       const args = JSON.parse(call.role === 'assistant' ? call.toolCalls![0]!.arguments : '{}') as { baseRevision: number };
       expect(args.baseRevision).toBe(task.revision);
-      expect(task.answer).toBe(String(task.revision + 1));
+      expect(task.answer).toBe(`revision ${task.revision + 1}`);
+      expect(task.resource!.ops).toHaveLength(task.revision);
+    }
+    for (const task of generate('create_note', 'heldout', 20, 2)) {
+      const create = task.messages[1]!;
+      expect(create.role === 'assistant' && create.toolCalls![0]!.name).toBe('create_resource');
+      expect(task.script[1]!.toolCalls[0]!.arguments).toEqual({ summary: `Created {{result:id}} holding "${task.line}".` });
     }
   });
 });

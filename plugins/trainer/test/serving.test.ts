@@ -45,7 +45,9 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
         ? { role: 'assistant', content: m.content, ...(m.toolCalls ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}) }
         : m.role === 'tool' ? { role: 'tool', tool_call_id: m.toolCallId, content: m.content } : m,
     );
-    const rendered = py('import json, serve; print(json.dumps(serve.render(json.load(sys.stdin))))', JSON.stringify(wire));
+    // The host's system text is left out: no training sample holds one.
+    const withSystem = [{ role: 'system', content: 'You are Main, the coordinator of this task.' }, ...wire];
+    const rendered = py('import json, serve; print(json.dumps(serve.render(json.load(sys.stdin))))', JSON.stringify(withSystem));
     const sample = { messages: wire.map((m) => (m.role === 'assistant' ? { ...m, tool_calls: (m as { tool_calls?: { id: string; function: { name: string; arguments: string } }[] }).tool_calls?.map((c) => ({ id: c.id, ...c.function })) } : m)) };
     const expected = renderSample(sample as never).map((s) => s.text).join('') + '<|assistant|>\n';
     expect(JSON.parse(rendered)).toBe(expected);
@@ -54,6 +56,21 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
     expect(parsed[0]).toBe('Let me look.\n<|call|>{"name":broken');
     expect(parsed[1]).toHaveLength(1);
     expect(parsed[1][0]).toMatchObject({ type: 'function', function: { name: 'read_resource', arguments: '{"resourceId":"res_9"}' } });
+  });
+
+  test('decodes with a key/value cache exactly as re-running the whole context for every byte would', () => {
+    const out = py(
+      [
+        'import json, torch, decode, train',
+        'torch.manual_seed(5); m = train.GPT(); m.eval()',
+        'prompt = list(sys.stdin.read().encode())',
+        'fast = decode.greedy(m, prompt, 100, None)',
+        'slow = decode.greedy_uncached(m, prompt, 100, None)',
+        'print(json.dumps([fast[0] == slow[0], len(fast[0])]))',
+      ].join('\n'),
+      '<|user|>\nRead the billing settings in res_1 and tell me its port.<|end|>\n<|assistant|>\n',
+    );
+    expect(JSON.parse(out)).toEqual([true, 100]);
   });
 
   test('a checkpoint that does not load: the server says why on stderr and exits non-zero without listening', () => {

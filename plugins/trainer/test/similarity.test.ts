@@ -26,7 +26,7 @@ describe('held-out similarity filter', () => {
     expect(similarity.input).toBe(88);
     expect(similarity.byReason).toEqual({ near_heldout: 8 });
     expect(similarity.dropped.map((d) => d.source).sort()).toEqual(planted.map((p) => `records/${p.id}.0.json`).sort());
-    expect(similarity.dropped[0]!.detail).toMatch(/^request is \d\.\d{3} similar to held-out task (read_value|commit_line)-heldout-1-\d+ \(threshold 0\.8\)$/);
+    expect(similarity.dropped[0]!.detail).toMatch(/^request is \d\.\d{3} similar to held-out task (read-value|commit-line)-heldout-1-\d+ \(threshold 0\.8\)$/);
     expect(result.kept).toHaveLength(80);
   });
 });
