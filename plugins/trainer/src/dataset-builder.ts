@@ -28,12 +28,13 @@ export interface Collection {
   readonly samples: ChatSample[];
 }
 
-/** Turns loaded run records into chat samples (one per agent), tagged with a sampling group. */
-export function collect(runs: readonly LoadedRun[], group = 'new'): Collection {
+/** Turns loaded run records into chat samples (one per agent), tagged with a sampling group (one for all, or per run). */
+export function collect(runs: readonly LoadedRun[], groupOf: string | ((run: LoadedRun) => string) = 'new'): Collection {
   if (runs.length === 0) throw trainerError('empty_dataset', 'no run records to collect: give run folders or record files');
   const sources: SourceInfo[] = [];
   const samples: ChatSample[] = [];
   for (const run of runs) {
+    const group = typeof groupOf === 'string' ? groupOf : groupOf(run);
     const own = samplesOf(run, group);
     samples.push(...own);
     const r = run.record;

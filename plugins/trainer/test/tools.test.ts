@@ -52,6 +52,14 @@ describe('trainer tools through a host', () => {
     expect((second.filters as Obj[])[2]).toMatchObject({ filter: 'history', input: 65, kept: 5, byReason: { trained_by_ancestor: 60 } });
     const content = obj((await host.resources.get(next.datasetId as string)).content);
     expect(content.history).toEqual({ ancestorCheckpoints: [checkpoint.id], ancestorTrajectories: 60 });
+
+    // New and old data in one collection: a group per path, recorded on each source.
+    const mixed = obj((await call('trainer_collect', { name: 'mixed', runs: ['runs/more', 'runs/train-commit_line'], groups: { 'runs/more': 'new' }, group: 'old' })).content);
+    const sources = obj((await host.resources.get(mixed.datasetId as string)).content).sources as Obj[];
+    expect(new Set(sources.filter((x) => (x.source as string).startsWith('runs/more/')).map((x) => x.group))).toEqual(new Set(['new']));
+    expect(new Set(sources.filter((x) => (x.source as string).startsWith('runs/train-commit_line/')).map((x) => x.group))).toEqual(new Set(['old']));
+    const unknownPath = await call('trainer_collect', { runs: ['runs/more'], groups: { 'runs/nope': 'new' } });
+    expect(obj(obj(unknownPath.content).error!)).toMatchObject({ code: 'invalid_input', message: 'groups names runs/nope, which runs does not list' });
   });
 
   test('a run record of another format refuses the whole collection; nothing is created or written', async () => {

@@ -26,6 +26,10 @@ export const FAMILY_TOOLS: readonly ToolSpec[] = [
     },
   },
   {
+    name: 'create_resource',
+    inputSchema: { type: 'object', properties: { kind: { type: 'string' }, content: {} }, required: ['kind'], additionalProperties: false },
+  },
+  {
     name: 'finish',
     inputSchema: { type: 'object', properties: { summary: { type: 'string', minLength: 1 } }, required: ['summary'], additionalProperties: false },
   },

@@ -8,7 +8,7 @@ import type { HeldoutTask } from '../filters/similarity';
 import { datasetKind, type DatasetContent, type DatasetOp } from '../kinds/dataset-kind';
 import type { Parent } from '../kinds/checkpoint-kind';
 import { ancestry } from '../lineage';
-import { loadRuns } from '../run-record';
+import { loadRuns, type LoadedRun } from '../run-record';
 import { loadHeldout } from './heldout';
 import { insideWorkspace } from './paths';
 import { checkpointAsParent } from './plan-tool';
@@ -35,6 +35,7 @@ interface CollectInput {
   name?: string;
   runs: string[];
   group?: string;
+  groups?: Record<string, string>;
   baseRevision?: number;
 }
 
@@ -49,7 +50,8 @@ export const collectTool = defineTool<CollectInput>({
       datasetId: { type: 'string' },
       name: { type: 'string', minLength: 1 },
       runs: PATHS,
-      group: { type: 'string', minLength: 1 },
+      group: { type: 'string', minLength: 1, description: 'The sampling group of every run (default new).' },
+      groups: { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, description: 'A group per path of runs (new data and old data in one collection); a path not named takes group.' },
       baseRevision: { type: 'integer', minimum: 0, description: 'The revision of the dataset you read; defaults to its current one.' },
     },
     required: ['runs'],
@@ -59,8 +61,14 @@ export const collectTool = defineTool<CollectInput>({
   handler: (input, ctx) =>
     asToolResult(async () => {
       const workspace = ctx.host.workspaceDir;
-      const runs = loadRuns(input.runs.map((p) => insideWorkspace(workspace, p)), workspace);
-      const collection = collect(runs, input.group ?? 'new');
+      const unknown = Object.keys(input.groups ?? {}).filter((path) => !input.runs.includes(path));
+      if (unknown.length > 0) throw trainerError('unreadable_input', `groups names ${unknown.join(', ')}, which runs does not list`, { paths: unknown });
+      const groupOf = new Map<LoadedRun, string>();
+      for (const path of input.runs) {
+        for (const run of loadRuns([insideWorkspace(workspace, path)], workspace)) groupOf.set(run, input.groups?.[path] ?? input.group ?? 'new');
+      }
+      const runs = [...groupOf.keys()];
+      const collection = collect(runs, (run) => groupOf.get(run)!);
       const pool = writeSamples(workspace, 'pools', collection.samples);
       const op: DatasetOp = { type: 'collected', pool: { ...pool }, sources: collection.sources as unknown as Json[] };
       let id = input.datasetId;
