@@ -20,6 +20,9 @@ export type {
 } from './plugins/suite';
 /** The tool calls of a trial with their results, for a suite's checks. */
 export { runCalls, type RunCall } from './evaluation/run-calls';
+// For plugins that evaluate and report (the trainer's round report): the runner's own interval and plots.
+export { bootstrapCi, type BootstrapOptions, type ConfidenceInterval } from './evaluation/bootstrap';
+export { barChart, lineChart, escapeHtml, type Bar, type Point } from './evaluation/svg-plot';
 export { asToolResult } from './plugins/tool-result';
 export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';

@@ -14,6 +14,9 @@ export const TRAINER_ERRORS = {
   missing_resource: 'not_found',
   wrong_kind: 'invalid_input',
   missing_data_file: 'not_found',
+  not_a_results_file: 'invalid_input',
+  no_heldout_trials: 'invalid_input',
+  not_evaluated: 'invalid_input',
 } as const satisfies Record<string, ErrorCode>;
 
 export type TrainerErrorReason = keyof typeof TRAINER_ERRORS;

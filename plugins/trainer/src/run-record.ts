@@ -5,7 +5,7 @@ import { trainerError } from './errors';
 
 /** The run-record format the benchmark runner writes (`RUN_RECORD_FORMAT` in the host's evaluation). */
 export const RUN_RECORD_FORMAT = 'cowork-bench-run/1';
-const RESULTS_FORMAT = 'cowork-bench-results/1';
+export const RESULTS_FORMAT = 'cowork-bench-results/1';
 
 /** The parts of a run record (`RunRecord` in the host's results-format.ts) the trainer reads. */
 export interface RunRecordView {

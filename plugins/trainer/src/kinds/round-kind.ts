@@ -39,6 +39,40 @@ export interface RoundContent {
   metrics: MetricPoint[];
   checkpoint: { id: string; hash: string } | null;
   report: string | null;
+  /** Held-out scores of the round's checkpoint (trainer_evaluate_round); null until evaluated (absent in rounds made before it existed). */
+  evaluation: RoundEvaluation | null;
+}
+
+/** A family's (or all families') held-out results: all-pass rate with a bootstrap interval over tasks. */
+export interface FamilyScore {
+  [key: string]: Json;
+  family: string;
+  tasks: number;
+  trials: number;
+  invalid: number;
+  passed: number;
+  rate: number;
+  interval: { low: number; high: number };
+  score: number;
+}
+
+/** The difference from another round (its parent, a control) per family, in all-pass points. */
+export interface Comparison {
+  [key: string]: Json;
+  label: string;
+  roundId: string;
+  name: string;
+  deltas: { family: string; delta: number }[];
+}
+
+export interface RoundEvaluation {
+  [key: string]: Json;
+  run: string;
+  suite: string;
+  model: string | null;
+  families: FamilyScore[];
+  overall: FamilyScore;
+  comparisons: Comparison[];
 }
 
 export type RoundOp =
@@ -50,7 +84,8 @@ export type RoundOp =
   | { type: 'set_job'; job: string }
   | { type: 'record_metrics'; points: MetricPoint[] }
   | { type: 'set_checkpoint'; checkpoint: { id: string; hash: string } }
-  | { type: 'set_report'; report: string };
+  | { type: 'set_report'; report: string }
+  | { type: 'record_evaluation'; evaluation: RoundEvaluation; report: string };
 
 export const DEFAULT_SETTINGS: RoundSettings = { steps: 600, lr: 3e-3, batch: 16, seed: 0, threads: 1 };
 
@@ -80,6 +115,37 @@ const POINT = {
 } as const;
 const CHECKPOINT_REF = { type: 'object', properties: { id: { type: 'string', minLength: 1 }, hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } }, required: ['id', 'hash'], additionalProperties: false } as const;
 const STATUS = { enum: Object.keys(TRANSITIONS) } as const;
+const SCORE = {
+  type: 'object',
+  properties: {
+    family: { type: 'string' }, tasks: { type: 'integer', minimum: 0 }, trials: { type: 'integer', minimum: 0 }, invalid: { type: 'integer', minimum: 0 }, passed: { type: 'integer', minimum: 0 },
+    rate: { type: 'number', minimum: 0, maximum: 1 }, interval: { type: 'object', properties: { low: { type: 'number' }, high: { type: 'number' } }, required: ['low', 'high'], additionalProperties: false },
+    score: { type: 'number', minimum: 0, maximum: 100 },
+  },
+  required: ['family', 'tasks', 'trials', 'invalid', 'passed', 'rate', 'interval', 'score'],
+  additionalProperties: false,
+} as const;
+const EVALUATION = {
+  type: 'object',
+  properties: {
+    run: { type: 'string', minLength: 1 }, suite: { type: 'string', minLength: 1 }, model: { type: ['string', 'null'] },
+    families: { type: 'array', items: SCORE }, overall: SCORE,
+    comparisons: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          label: { type: 'string', minLength: 1 }, roundId: { type: 'string', minLength: 1 }, name: { type: 'string' },
+          deltas: { type: 'array', items: { type: 'object', properties: { family: { type: 'string' }, delta: { type: 'number' } }, required: ['family', 'delta'], additionalProperties: false } },
+        },
+        required: ['label', 'roundId', 'name', 'deltas'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['run', 'suite', 'model', 'families', 'overall', 'comparisons'],
+  additionalProperties: false,
+} as const;
 const PLAN_OPS = new Set(['set_parent', 'set_dataset', 'set_settings']);
 
 export const roundKind = defineKind<RoundContent, RoundOp>({
@@ -98,6 +164,7 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       metrics: { type: 'array', items: POINT },
       checkpoint: { oneOf: [{ type: 'null' }, CHECKPOINT_REF] },
       report: { type: ['string', 'null'] },
+      evaluation: { oneOf: [{ type: 'null' }, EVALUATION] },
     },
     required: ['name', 'parent', 'dataset', 'settings', 'status', 'job', 'metrics', 'checkpoint', 'report'],
     additionalProperties: false,
@@ -113,13 +180,14 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       opShape('record_metrics', { points: { type: 'array', items: POINT, minItems: 1 } }),
       opShape('set_checkpoint', { checkpoint: CHECKPOINT_REF }),
       opShape('set_report', { report: { type: 'string' } }),
+      opShape('record_evaluation', { evaluation: EVALUATION, report: { type: 'string', minLength: 1 } }),
     ],
   },
   validateOp(op) {
     if (op.type === 'record_metrics' && op.points.some((p, i) => i > 0 && p.step <= op.points[i - 1]!.step)) return ['metric points must come in increasing step order'];
     return [];
   },
-  initialContent: () => ({ name: 'round', parent: { type: 'base' }, dataset: null, settings: { ...DEFAULT_SETTINGS }, status: 'draft', job: null, metrics: [], checkpoint: null, report: null }),
+  initialContent: () => ({ name: 'round', parent: { type: 'base' }, dataset: null, settings: { ...DEFAULT_SETTINGS }, status: 'draft', job: null, metrics: [], checkpoint: null, report: null, evaluation: null }),
   applyOp(content, op) {
     if (PLAN_OPS.has(op.type) && content.status !== 'draft') throw rejectOp(`the round is ${content.status}: its plan is fixed once queued (set its status back to draft first, if it has not run)`);
     switch (op.type) {
@@ -150,6 +218,9 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
         return { ...content, checkpoint: op.checkpoint };
       case 'set_report':
         return { ...content, report: op.report };
+      case 'record_evaluation':
+        if (content.status !== 'succeeded' || content.checkpoint === null) throw rejectOp(`a round is evaluated once its checkpoint is made; this one is ${content.status}`);
+        return { ...content, evaluation: op.evaluation, report: op.report };
     }
   },
   /** The plan's references must resolve: a parent checkpoint that exists with the named hash, a filtered, non-empty dataset at the revision. */
@@ -164,12 +235,13 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       `  settings: ${c.settings.steps} steps, lr ${c.settings.lr}, batch ${c.settings.batch}, seed ${c.settings.seed}, ${c.settings.threads} thread(s)`,
       last ? `  step ${last.step}: loss ${last.loss.toFixed(4)}` : '  no metrics yet',
       c.checkpoint ? `  checkpoint ${c.checkpoint.id} (${c.checkpoint.hash.slice(0, 12)})` : '',
+      c.evaluation ? `  held-out: ${c.evaluation.families.map((f) => `${f.family} ${f.passed}/${f.tasks}`).join(', ')}` : '',
     ].filter((l) => l !== '').join('\n');
   },
   diff(before, after) {
     const changes: string[] = [];
-    for (const key of ['name', 'parent', 'dataset', 'settings', 'status', 'job', 'checkpoint', 'report'] as const) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changes.push(`${key}: ${short(before[key])} → ${short(after[key])}`);
+    for (const key of ['name', 'parent', 'dataset', 'settings', 'status', 'job', 'checkpoint', 'report', 'evaluation'] as const) {
+      if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) changes.push(`${key}: ${short(before[key] ?? null)} → ${short(after[key] ?? null)}`);
     }
     if (after.metrics.length !== before.metrics.length) changes.push(`metrics: ${after.metrics.length - before.metrics.length} new point(s)`);
     return changes.join('\n') || 'no change';

@@ -1,4 +1,5 @@
 import { asToolResult, defineTool, type Json } from '@cowork/host';
+import { evaluateRound } from '../evaluation/evaluate-round';
 import { prepareRound, readRound } from '../training/prepare';
 import { serveCheckpoint } from '../training/serve';
 import { syncRound } from '../training/sync';
@@ -51,4 +52,23 @@ export const serveCheckpointTool = defineTool<{ checkpointId: string; port?: num
   },
   permissions: [{ access: 'read' }],
   handler: (input, ctx) => asToolResult(async () => (await serveCheckpoint(ctx.host.resources, ctx.host.workspaceDir, input.checkpointId, input)) as unknown as Json),
+});
+
+/** Scores a round's held-out benchmark run, compares it with other rounds, and writes its report. */
+export const evaluateRoundTool = defineTool<{ roundId: string; run: string; compare?: Record<string, string> }>({
+  name: 'trainer_evaluate_round',
+  description:
+    "Record a succeeded round's held-out evaluation: run is the folder a benchmark run of its served checkpoint wrote (cowork bench run trainer-families --split heldout, with the model pointed at trainer_serve_checkpoint's baseUrl), relative to the workspace. Scores each task family (all-pass rate with a 95% bootstrap interval over tasks, rubric score), the differences from the rounds in compare ({\"parent\": roundId, \"control\": roundId}, each evaluated already), writes the report page trainer/reports/<roundId>.html and records both on the round.",
+  inputSchema: {
+    type: 'object',
+    properties: {
+      roundId: { type: 'string' },
+      run: { type: 'string', minLength: 1 },
+      compare: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+    },
+    required: ['roundId', 'run'],
+    additionalProperties: false,
+  },
+  permissions: [{ access: 'commit' }, { access: 'read' }],
+  handler: (input, ctx) => asToolResult(async () => (await evaluateRound(ctx.host.resources, ctx.host.workspaceDir, ctx.operator, input)) as unknown as Json),
 });
