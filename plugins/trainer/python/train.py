@@ -63,6 +63,16 @@ class GPT(nn.Module):
         self.ln = nn.LayerNorm(d)
         self.head = nn.Linear(d, VOCAB, bias=False)
         self.head.weight = self.tok.weight  # tied: fewer parameters for a tiny model
+        # GPT-2's initialisation: torch's default N(0, 1) embeddings, tied to the head, start the loss
+        # near 80 instead of ln(256) = 5.5, and hundreds of steps go to shrinking them.
+        self.apply(self._init)
+
+    @staticmethod
+    def _init(module):
+        if isinstance(module, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(module.weight, mean=0.0, std=0.02)
+        if isinstance(module, nn.Linear) and module.bias is not None:
+            nn.init.zeros_(module.bias)
 
     def forward(self, idx):
         t = idx.shape[1]
@@ -159,7 +169,14 @@ def main():
     print(json.dumps({"event": "start", "params": params, "samples": len(samples), "step": step, "steps": int(s["steps"])}), flush=True)
     pending = []
     started, tokens = time.time(), 0
-    while step < int(s["steps"]):
+    total = int(s["steps"])
+    peak = float(s["lr"])
+    warmup = max(1, min(50, total // 10))
+    while step < total:
+        # Linear warmup, then cosine decay to a tenth of the peak: a function of the step alone, so a resumed run follows the same schedule.
+        progress = max(0.0, (step - warmup) / max(1, total - warmup))
+        for group in opt.param_groups:
+            group["lr"] = peak * (step + 1) / warmup if step < warmup else peak * (0.1 + 0.45 * (1 + math.cos(math.pi * progress)))
         x, y, m = batch(samples, weights, int(s["batch"]), context, rnd)
         logits = model(x)
         loss = (F.cross_entropy(logits.view(-1, VOCAB), y.view(-1), reduction="none") * m.view(-1)).sum() / m.sum()

@@ -27,7 +27,7 @@ export { datasetKind, roundKind, checkpointKind };
 export { collect, filterSamples } from './dataset-builder';
 export { Bm25, tokenize } from './bm25';
 export { tokenShare } from './token-share';
-export { generate, RANGES } from './family/families';
+export { generate, RANGES, FAMILIES, FAMILY_TOOL, type Family, type FamilyTask } from './family/families';
 export { FAMILY_TOOLS } from './family/catalog';
 export { renderSample } from './chat-template';
 export { PYTHON, trainScript, serveScript } from './training/script';

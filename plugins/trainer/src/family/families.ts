@@ -5,8 +5,8 @@ import { sha256 } from '../hash';
  * Task families on the host's own tools that a tiny model can learn: one tool call, its result, and
  * `finish` with a summary that must carry values from the result or the request.
  *
- * - `read_value`: a text resource holds `key = value` settings of a service; the model reads it
- *   (`read_resource`) and answers the value of one key.
+ * - `read_value`: a text resource holds a `key = value` setting of a service; the model reads it
+ *   (`read_resource`) and answers the value.
  * - `commit_line`: the model appends a given line to a text resource at the revision the request
  *   names (`commit_resource` with `baseRevision`) and answers the new revision from the result.
  * - `create_note`: the model creates a text resource holding a given line (`create_resource`) and
@@ -136,14 +136,13 @@ function conversation(request: string, first: ScriptTurn, result: Json, summary:
 
 function readValue(id: string, split: Split, resourceId: string, random: () => number, ranges: Ranges): FamilyTask {
   const service = pick(random, ranges.services);
-  const keys = [...ranges.keys].sort(() => random() - 0.5).slice(0, 3);
-  const values = keys.map(() => between(random, ranges.numbers));
-  const asked = Math.floor(random() * keys.length);
-  const key = keys[asked]!;
-  const value = String(values[asked]);
-  const text = keys.map((k, j) => `${k} = ${values[j]}`).join('\n') + '\n';
+  const key = pick(random, ranges.keys);
+  const value = String(between(random, ranges.numbers));
+  // One setting per resource: the model's 256 bytes hold the read's result and the call before it,
+  // not the request (the host's result of a read is about 200 bytes), so the answer must come from the result.
+  const text = `${key} = ${value}\n`;
   const taskRequest = `Read the ${service} settings in ${DATA} and tell me its ${key}.`;
-  const summary = `The ${key} of ${service} is ${value}.`;
+  const summary = `The ${key} is ${value}.`;
   const first = call('read_resource', { resourceId: DATA });
   const result = { id: resourceId, kind: 'text', revision: 0, summary: `text, ${text.length} characters`, content: { text }, changesByOthers: [], selections: [] };
   const request = taskRequest.replace(DATA, resourceId);
