@@ -30,8 +30,10 @@ export interface RoundsOptions {
   readonly lr: number;
   /** Dev instances per family: round 0's, round 1's first-use (create_note), round 1's and the control's old-family data. */
   readonly instances: { readonly r0: number; readonly r1New: number; readonly r1Old: number };
-  /** Held-out instances scored per family. */
+  /** Held-out instances scored per family, and each trial's limits: Main's turns, and bytes per model reply. */
   readonly heldout: number;
+  readonly evalTurns: number;
+  readonly evalMaxTokens: number;
   /** How often a round-1 `new` trajectory is drawn against an `old` one. */
   readonly newMultiplier: number;
   readonly log: (line: string) => void;
@@ -190,7 +192,7 @@ class RoundsLoop {
       const run = `bench-runs/eval-${round.name.replace(/\W+/g, '-')}`;
       const outDir = join(this.host.workspaceDir, run);
       const port = await freePort();
-      const served = await this.call('trainer_serve_checkpoint', { checkpointId: round.checkpoint.id, port, maxTokens: 160 });
+      const served = await this.call('trainer_serve_checkpoint', { checkpointId: round.checkpoint.id, port, maxTokens: o.evalMaxTokens });
       const job = await this.host.jobs.start(served.job as never);
       try {
         const baseUrl = served.baseUrl as string;
@@ -200,7 +202,7 @@ class RoundsLoop {
         await runSuite({
           suite: familySuite, tasks, split: 'heldout', trials: 1, modelName: served.model as string,
           model: { kind: 'model', provider: new OpenAiCompatibleProvider({ baseUrl, model: served.model as string, maxRetries: 0 }) },
-          host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { turns: 4, seconds: 120 },
+          host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { turns: o.evalTurns, seconds: 120 },
         });
       } finally {
         await this.host.jobs.cancel(job.id).catch(() => undefined);

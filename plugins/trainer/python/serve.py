@@ -21,7 +21,6 @@ or a hash other than --sha256) is reported on stderr and the process exits with 
 listening. A malformed request gets 400 with {"error": {"message", "type"}}.
 """
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -33,8 +32,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
+from checkpoint import load_checkpoint  # noqa: E402
 from decode import greedy  # noqa: E402
-from train import GPT, VOCAB  # noqa: E402
+from train import VOCAB  # noqa: E402
 
 END = "<|end|>"
 CALL = "<|call|>"
@@ -43,34 +43,6 @@ ROLES = ("system", "user", "assistant", "tool")
 
 class BadRequest(Exception):
     pass
-
-
-def fail(message):
-    print("serve.py: " + message, file=sys.stderr, flush=True)
-    sys.exit(2)
-
-
-def load(path, expected_hash):
-    if not os.path.isfile(path):
-        fail("the checkpoint %s does not exist" % path)
-    if expected_hash:
-        digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
-        if digest != expected_hash:
-            fail("the checkpoint %s has SHA-256 %s, not %s" % (path, digest, expected_hash))
-    try:
-        saved = torch.load(path, map_location="cpu")
-    except Exception as e:  # noqa: BLE001 - any unreadable file is the same failure to a caller
-        fail("the checkpoint %s does not load as a torch file: %s" % (path, e))
-    if not isinstance(saved, dict) or not isinstance(saved.get("model"), dict):
-        fail("the checkpoint %s holds no model weights (expected {'model': state_dict})" % path)
-    config = saved.get("config") or {}
-    try:
-        model = GPT(d=int(config.get("d", 128)), layers=int(config.get("layers", 4)), heads=int(config.get("heads", 4)), context=int(config.get("context", 256)))
-        model.load_state_dict(saved["model"])
-    except Exception as e:  # noqa: BLE001
-        fail("the checkpoint %s does not fit the trainer's model: %s" % (path, e))
-    model.eval()
-    return model
 
 
 def parse_or_raw(text):
@@ -238,7 +210,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    model = load(a.checkpoint, a.sha256)
+    model = load_checkpoint(a.checkpoint, a.sha256, "serve.py")
+    model.eval()
     name = a.model_name or os.path.splitext(os.path.basename(a.checkpoint))[0]
     try:
         server = HTTPServer((a.host, a.port), make_handler(model, name, a.max_tokens))

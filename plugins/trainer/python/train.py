@@ -149,7 +149,8 @@ def main():
     model = GPT(context=context)
     parent = config["parent"]
     if parent != "base":
-        model.load_state_dict(torch.load(parent)["model"])
+        from checkpoint import load_checkpoint  # here: checkpoint.py imports this module's GPT
+        model.load_state_dict(load_checkpoint(parent, config.get("parentHash"), "train.py").state_dict())
     opt = torch.optim.AdamW(model.parameters(), lr=float(s["lr"]), weight_decay=0.01)
     rnd = random.Random(int(s["seed"]))
     step = 0

@@ -17,6 +17,7 @@ export const TRAINER_ERRORS = {
   not_a_results_file: 'invalid_input',
   no_heldout_trials: 'invalid_input',
   not_evaluated: 'invalid_input',
+  checkpoint_unloadable: 'invalid_input',
 } as const satisfies Record<string, ErrorCode>;
 
 export type TrainerErrorReason = keyof typeof TRAINER_ERRORS;

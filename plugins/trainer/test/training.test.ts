@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
 import type { TempHost } from '@cowork/host/testkit';
@@ -77,7 +77,22 @@ describe('a training round as a host job (a smoke of a few dozen steps)', () => 
     const next = obj((await call('trainer_plan_round', { name: 'r1', datasetId, parentCheckpointId: checkpoint.id, settings: { steps: 8 } })).content);
     expect(next.parent).toEqual({ type: 'checkpoint', checkpointId: checkpoint.id, hash: checkpoint.hash });
     const nextJob = obj((await call('trainer_prepare_round', { roundId: next.roundId })).content).job as typeof spec;
-    const config = JSON.parse(readFileSync(join(host.dir, nextJob.cwd, 'config.json'), 'utf8')) as { parent: string };
+    const config = JSON.parse(readFileSync(join(host.dir, nextJob.cwd, 'config.json'), 'utf8')) as { parent: string; parentHash: string };
     expect(config.parent).toBe(join(host.dir, content.file as string));
+    expect(config.parentHash).toBe(checkpoint.hash);
+
+    // A parent checkpoint whose file no longer loads as itself: the round is refused before anything is written,
+    // and train.py, given it anyway, says why on one line and exits 2 before training.
+    writeFileSync(join(host.dir, content.file as string), 'not a torch file');
+    const broken = obj((await call('trainer_plan_round', { name: 'r2', datasetId, parentCheckpointId: checkpoint.id, settings: { steps: 8 } })).content).roundId as string;
+    const refused = await call('trainer_prepare_round', { roundId: broken });
+    expect(refused.isError).toBe(true);
+    expect(obj(obj(refused.content).error!)).toMatchObject({ code: 'invalid_input', reason: 'checkpoint_unloadable', message: expect.stringContaining(`the parent checkpoint ${checkpoint.id} file`) });
+    expect(existsSync(join(host.dir, 'trainer', 'rounds', broken))).toBe(false);
+    expect(obj((await host.resources.get(broken)).content).status).toBe('draft');
+    const direct = spawnSync('/usr/bin/python3', [spec.args[0]!, '--config', 'config.json'], { cwd: join(host.dir, nextJob.cwd), encoding: 'utf8', timeout: 60_000 });
+    expect(direct.status).toBe(2);
+    expect(direct.stderr.trim()).toMatch(/^train\.py: the checkpoint .* has SHA-256 [0-9a-f]{64}, not [0-9a-f]{64}$/);
+    expect(existsSync(join(host.dir, nextJob.cwd, 'out', 'state.pt'))).toBe(false);
   });
 });
