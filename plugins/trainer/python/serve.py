@@ -145,6 +145,10 @@ def make_handler(model, name, default_max):
             self.send_response(status)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
+            # One request per connection, said plainly: this server is HTTP/1.0 and single-threaded, and a
+            # client that keeps the connection for its next request (Node's fetch does) otherwise finds it
+            # closed and waits out its keep-alive timeout, about 4 s, before reconnecting.
+            self.send_header("connection", "close")
             self.end_headers()
             self.wfile.write(data)
 

@@ -133,6 +133,8 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
         }),
       });
       expect(raw.status).toBe(200);
+      // A kept-alive connection to this one-request-per-connection server cost a client its keep-alive timeout (4 s in Node) per request.
+      expect(raw.headers.get('connection')).toBe('close');
       const body = (await raw.json()) as Record<string, Json>;
       expect(body).toMatchObject({ object: 'chat.completion', model: served.model });
       const choice = (body.choices as Record<string, Json>[])[0]!;
