@@ -7,7 +7,8 @@
  * 0's checkpoint hash), round 1's first-use data (create_note, in no ancestor round), each step's
  * metrics recorded once, one checkpoint per round, held-out scores per family, and the reports.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,18 @@ import { FAMILIES, plugin } from '@cowork/plugin-trainer';
 const CLI = join(__dirname, '..', 'src', 'trainer', 'rounds-cli.ts');
 const TSX = require.resolve('tsx/cli');
 const STEPS0 = 80;
+const COWORK = require.resolve('@cowork/host/package.json').replace(/package\.json$/, 'bin/cowork.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
 
 type Obj = Record<string, unknown>;
 
@@ -110,6 +123,24 @@ describe('trainer rounds, end to end (smoke)', () => {
         expect(report).toContain((r.checkpoint as { hash: string }).hash);
       }
       expect((r1.evaluation as { comparisons: { label: string; roundId: string }[] }).comparisons.map((c) => [c.label, c.roundId])).toEqual([['parent', r0.id], ['control', control.id]]);
+
+      // The same scoring from the command line: `cowork bench run` with the model pointed at the served checkpoint.
+      const port = await freePort();
+      const served = (await host.registry.tool('trainer_serve_checkpoint')!.tool.handler({ checkpointId: (r1.checkpoint as { id: string }).id, port, maxTokens: 24 } as never, { operator: 'human:test', signal: new AbortController().signal, host: { workspaceDir: workspace, resources: host.resources } })).content as { job: never; baseUrl: string; model: string };
+      const server = await host.jobs.start(served.job);
+      try {
+        for (let i = 0; i < 600 && !(await fetch(`${served.baseUrl}/models`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 200));
+        const out = join(workspace, 'cli-run');
+        const env = { ...process.env, COWORK_MODEL_BASE_URL: served.baseUrl, COWORK_MODEL: served.model, COWORK_MODEL_MAX_RETRIES: '0' };
+        const bench = spawnSync(process.execPath, [COWORK, 'bench', 'run', 'trainer-families', '--split', 'heldout', '--tasks', 'create-note-heldout-2-0', '--out', out, '--json'], { env, encoding: 'utf8', timeout: 300_000 });
+        expect({ status: bench.status, stderr: bench.status === 0 ? '' : bench.stderr.slice(-2000) }).toEqual({ status: 0, stderr: '' });
+        const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { model: { name: string }; trials: { task: string; status: string; turns: number }[] };
+        expect(results.model.name).toBe(served.model);
+        expect(results.trials.map((t) => [t.task, t.status])).toEqual([['create-note-heldout-2-0', 'scored']]);
+        expect(results.trials[0]!.turns).toBeGreaterThan(0);
+      } finally {
+        await host.jobs.cancel(server.id);
+      }
     } finally {
       await host.close();
     }
