@@ -8,28 +8,18 @@
  * metrics recorded once, one checkpoint per round, held-out scores per family, and the reports.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Host } from '@cowork/host/embed';
 import { FAMILIES, plugin } from '@cowork/plugin-trainer';
+import { freePort } from '@cowork/host/testkit';
 
 const CLI = join(__dirname, '..', 'src', 'trainer', 'rounds-cli.ts');
 const TSX = require.resolve('tsx/cli');
 const STEPS0 = 80;
 const COWORK = require.resolve('@cowork/host/package.json').replace(/package\.json$/, 'bin/cowork.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 type Obj = Record<string, unknown>;
 

@@ -3,13 +3,14 @@
 (a) A bare training loop of the same model, batch and context as the bench's round: random byte
 batches, forward, masked cross-entropy, backward, gradient clipping and an AdamW step (the same
 update train.py makes), with no data loading, metrics or checkpoints -> steps/s.
-(b) Greedy decoding in-process, no HTTP, the way serve.py decodes (the full context, up to the
-model's 256 bytes, re-run for every token, no KV cache) -> tokens/s, after one warm-up decode.
+(b) Greedy decoding in-process, no HTTP, with serve.py's decoder (decode.py, key/value cache)
+-> tokens/s, after one warm-up decode; and the same with the whole context re-run for every
+token (no cache), for scale.
 
 Usage: /usr/bin/python3 trainer_baseline.py [--steps 30] [--batch 8] [--threads 1]
        [--requests 3] [--tokens 64]
 Prints one JSON line: {"steps", "trainSeconds", "stepsPerSecond", "tokens", "decodeSeconds",
-"tokensPerSecond"}.
+"tokensPerSecond", "uncachedTokensPerSecond"}.
 """
 import argparse
 import json
@@ -23,6 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "plugins", "trainer", "p
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
+from decode import greedy  # noqa: E402
 from train import GPT, VOCAB  # noqa: E402
 
 
@@ -58,12 +60,16 @@ def main():
     model.eval()
 
     @torch.no_grad()
-    def decode(prompt, n):
+    def decode_uncached(prompt, n):
         ids = list(prompt.encode("utf-8"))
         for _ in range(n):
             nxt = int(model(torch.tensor([ids[-context:]]))[0, -1].argmax().item())
             ids.append(nxt)
         return n
+
+    def decode(prompt, n):
+        out, _ = greedy(model, list(prompt.encode("utf-8")), n, None)
+        return len(out)
 
     prompt = lambda i: "<|user|>\nRead the billing settings in res_%d and tell me its port.<|end|>\n<|assistant|>\n" % i  # noqa: E731
     decode(prompt(0), a.tokens)  # warm-up, as the bench's first request
@@ -72,6 +78,9 @@ def main():
     for i in range(1, a.requests + 1):
         tokens += decode(prompt(i), a.tokens)
     decode_s = time.perf_counter() - started
+    started = time.perf_counter()
+    uncached = sum(decode_uncached(prompt(i), a.tokens) for i in range(1, a.requests + 1))
+    uncached_s = time.perf_counter() - started
 
     print(json.dumps({
         "steps": a.steps,
@@ -80,6 +89,7 @@ def main():
         "tokens": tokens,
         "decodeSeconds": round(decode_s, 4),
         "tokensPerSecond": round(tokens / decode_s, 2),
+        "uncachedTokensPerSecond": round(uncached / uncached_s, 2),
     }), flush=True)
 
 

@@ -16,11 +16,11 @@
  * is prepared again and its job resumes from its last checkpoint.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
 import { Host, OpenAiCompatibleProvider, runSuite } from '@cowork/host/embed';
 import { FAMILIES, familyInstances, familySuite, plugin as trainerPlugin, writeFamilyScripts, type Family, type FamilyTask } from '@cowork/plugin-trainer';
+import { freePort } from '@cowork/host/testkit';
 
 export interface RoundsOptions {
   readonly workspaceDir: string;
@@ -221,16 +221,6 @@ class RoundsLoop {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 async function waitForServer(baseUrl: string, alive: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 120_000;

@@ -1,26 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CoworkError, type Json } from '@cowork/host';
 import { OpenAiCompatibleProvider } from '@cowork/host/embed';
-import type { TempHost } from '@cowork/host/testkit';
+import { freePort, type TempHost } from '@cowork/host/testkit';
 import { renderSample } from '../src/chat-template';
 import { serveScript } from '../src/training/script';
 import { callTool, readAndAnswer, smokeCheckpoint, trainerHost, until } from './support';
 
 const PY = join(__dirname, '..', 'python');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 function py(code: string, input: string): string {
   const result = spawnSync('/usr/bin/python3', ['-c', `import sys; sys.path.insert(0, ${JSON.stringify(PY)})\n${code}`], { input, encoding: 'utf8' });

@@ -17,3 +17,4 @@ export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzRepo
 export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 export { seededRandom } from '../util/random'; // also in the plugin API
 export { replaySolutions, solutionProblems, solutionTests, type SolutionTestOptions } from './suite-solutions';
+export { freePort } from './free-port';
