@@ -101,14 +101,17 @@ export async function loadSuiteTasks(suite: SuiteDefinition, options: { data?: s
   return tasks;
 }
 
+/** A task resource's id in a request, as a session script names it. */
+const RESOURCE_PLACEHOLDER = /\{\{resource:([^}]*)\}\}/g;
+
 /** The resource names a request refers to as `{{resource:NAME}}`. */
 function requestPlaceholders(request: string): string[] {
-  return [...request.matchAll(/\{\{resource:([^}]*)\}\}/g)].map((m) => m[1]!);
+  return [...request.matchAll(RESOURCE_PLACEHOLDER)].map((m) => m[1]!);
 }
 
 /** The request Main gets: each `{{resource:NAME}}` replaced by that resource's id in this trial. */
 export function requestWithIds(request: string, ids: Readonly<Record<string, string>>): string {
-  return request.replace(/\{\{resource:([^}]*)\}\}/g, (whole, name: string) => ids[name] ?? whole);
+  return request.replace(RESOURCE_PLACEHOLDER, (whole, name: string) => ids[name] ?? whole);
 }
 
 function readTaskFiles(dir: string): SuiteTask[] {
