@@ -55,11 +55,12 @@ async function main(): Promise<void> {
   log(`workspace ${options.workspaceDir}`);
   const outcomes = await runRounds(options);
   const families = [...new Set(outcomes.flatMap((r) => r.evaluation.families.map((f) => f.family)))];
-  console.log(`\n${'round'.padEnd(10)} ${'loss first → last'.padEnd(20)} ${families.map((f) => f.padEnd(24)).join(' ')}`);
+  console.log('\nheld-out: trials passed of trials [95% interval], and in how many the family\'s tool was called at all');
+  console.log(`\n${'round'.padEnd(10)} ${'loss first → last'.padEnd(20)} ${families.map((f) => f.padEnd(30)).join(' ')}`);
   for (const r of outcomes) {
     const cells = families.map((f) => {
       const s = r.evaluation.families.find((x) => x.family === f);
-      return (s ? `${s.passed}/${s.trials} [${(100 * s.interval.low).toFixed(0)}–${(100 * s.interval.high).toFixed(0)}%]` : '—').padEnd(24);
+      return (s ? `${s.passed}/${s.trials} [${(100 * s.interval.low).toFixed(0)}–${(100 * s.interval.high).toFixed(0)}%] tool ${s.usedTool}` : '—').padEnd(30);
     });
     console.log(`${r.name.padEnd(10)} ${`${r.firstLoss.toFixed(3)} → ${r.lastLoss.toFixed(3)}`.padEnd(20)} ${cells.join(' ')}`);
   }

@@ -44,7 +44,7 @@ export interface RoundOutcome {
   readonly roundId: string;
   readonly checkpoint: { readonly id: string; readonly hash: string };
   readonly parentHash: string | null;
-  readonly evaluation: { readonly families: readonly { family: string; passed: number; trials: number; rate: number; interval: { low: number; high: number } }[] };
+  readonly evaluation: { readonly families: readonly { family: string; passed: number; trials: number; usedTool: number; rate: number; interval: { low: number; high: number } }[] };
   readonly firstLoss: number;
   readonly lastLoss: number;
   readonly report: string;
@@ -213,7 +213,7 @@ class RoundsLoop {
     const evaluation = content.evaluation as unknown as RoundOutcome['evaluation'];
     const metrics = content.metrics as { loss: number }[];
     const parent = content.parent as { type: string; hash?: string };
-    o.log(`${round.name}: held-out ${evaluation.families.map((f) => `${f.family} ${f.passed}/${f.trials}`).join(', ')}`);
+    o.log(`${round.name}: held-out ${evaluation.families.map((f) => `${f.family} ${f.passed}/${f.trials} (its tool called in ${f.usedTool})`).join(', ')}`);
     return {
       name: round.name, roundId: round.roundId, checkpoint: round.checkpoint, parentHash: parent.type === 'checkpoint' ? parent.hash! : null, evaluation,
       firstLoss: metrics[0]?.loss ?? NaN, lastLoss: metrics[metrics.length - 1]?.loss ?? NaN, report: content.report as string,

@@ -8,11 +8,18 @@ type Obj = Record<string, Json>;
 const obj = (v: Json) => v as Obj;
 const errorOf = (v: Json) => obj(obj(v).error!);
 
+/** A run record whose Main called these tools. */
+function writeRecord(dir: string, task: string, trial: number, tools: string[]): void {
+  mkdirSync(join(dir, 'records'), { recursive: true });
+  const entries = tools.map((name, i) => ({ agentId: 'main', turn: i + 1, message: { role: 'assistant', content: null, toolCalls: [{ id: `c${i}`, name, arguments: '{}' }] } }));
+  writeFileSync(join(dir, 'records', `${task}.${trial}.json`), JSON.stringify({ format: 'cowork-bench-run/1', task, trial, entries }));
+}
+
 /** A held-out run's results.json: per task, whether its trial passed (null: invalid). */
 function writeRun(dir: string, passes: Record<string, (boolean | null)[]>, split: 'heldout' | 'dev' = 'heldout'): void {
   mkdirSync(dir, { recursive: true });
   const trials = Object.entries(passes).flatMap(([task, outcomes]) =>
-    outcomes.map((p, trial) => ({ task, split, trial, status: p === null ? 'invalid' : 'scored', passed: p === true, score: p === true ? 3 : p === false ? 1 : 0, maxScore: 3 })),
+    outcomes.map((p, trial) => ({ task, split, trial, status: p === null ? 'invalid' : 'scored', passed: p === true, score: p === true ? 3 : p === false ? 1 : 0, maxScore: 3, record: `records/${task}.${trial}.json` })),
   );
   writeFileSync(join(dir, 'results.json'), JSON.stringify({ format: 'cowork-bench-results/1', suite: 'trainer-families', model: { provider: 'openai-compatible', name: 'trainer-x', replay: null }, trials }));
 }
@@ -53,16 +60,21 @@ describe('trainer_evaluate_round', () => {
     // read_value: 3 tasks, 2 trials each, 4 of 6 pass; commit_line: 2 tasks, one invalid trial; create_note: none pass.
     writeRun(join(host.dir, 'runs', 'eval-parent'), { 'read-value-heldout-2-0': [false, false], 'read-value-heldout-2-1': [false, true], 'read-value-heldout-2-2': [false, false], 'commit-line-heldout-2-0': [false], 'commit-line-heldout-2-1': [false], 'create-note-heldout-2-0': [false] });
     writeRun(join(host.dir, 'runs', 'eval-child'), { 'read-value-heldout-2-0': [true, true], 'read-value-heldout-2-1': [true, false], 'read-value-heldout-2-2': [true, false], 'commit-line-heldout-2-0': [true], 'commit-line-heldout-2-1': [null], 'create-note-heldout-2-0': [false] });
+    // Which trials called their family's tool at all: two of read_value's (one of them a failure), none of commit_line's (a wrong tool).
+    const child = join(host.dir, 'runs', 'eval-child');
+    writeRecord(child, 'read-value-heldout-2-0', 0, ['read_resource', 'finish']);
+    writeRecord(child, 'read-value-heldout-2-1', 1, ['read_resource']);
+    writeRecord(child, 'commit-line-heldout-2-0', 0, ['read_resource', 'finish']);
     const parent = await succeededRound('round 0');
-    const child = await succeededRound('round 1');
+    const childRound = await succeededRound('round 1');
     expect((await call('trainer_evaluate_round', { roundId: parent, run: 'runs/eval-parent' })).isError).toBeUndefined();
-    const before = (await host.resources.get(child)).revision;
-    const result = obj((await call('trainer_evaluate_round', { roundId: child, run: 'runs/eval-child', compare: { parent } })).content);
+    const before = (await host.resources.get(childRound)).revision;
+    const result = obj((await call('trainer_evaluate_round', { roundId: childRound, run: 'runs/eval-child', compare: { parent } })).content);
     const families = result.families as Obj[];
-    expect(families.map((f) => [f.family, f.tasks, f.trials, f.passed, f.invalid, f.rate])).toEqual([
-      ['read_value', 3, 6, 4, 0, 0.6667],
-      ['commit_line', 2, 2, 1, 1, 0.5],
-      ['create_note', 1, 1, 0, 0, 0],
+    expect(families.map((f) => [f.family, f.tasks, f.trials, f.passed, f.invalid, f.rate, f.usedTool])).toEqual([
+      ['read_value', 3, 6, 4, 0, 0.6667, 2],
+      ['commit_line', 2, 2, 1, 1, 0.5, 0],
+      ['create_note', 1, 1, 0, 0, 0, 0],
     ]);
     // Rubric score: read_value 4 passes × 3 + 2 fails × 1 of 18 points.
     expect(families[0]!.score).toBeCloseTo((100 * 14) / 18, 3);
@@ -72,11 +84,11 @@ describe('trainer_evaluate_round', () => {
     expect(obj(result.overall!)).toMatchObject({ family: 'all', tasks: 6, trials: 9, passed: 5 });
     expect(result.comparisons).toEqual([{ label: 'parent', roundId: parent, name: 'round 0', deltas: [{ family: 'read_value', delta: 0.5 }, { family: 'commit_line', delta: 0.5 }, { family: 'create_note', delta: 0 }] }]);
 
-    const round = await host.resources.get(child);
+    const round = await host.resources.get(childRound);
     expect(round.revision).toBe(before + 1);
     expect(obj(round.content).evaluation).toEqual({ run: 'runs/eval-child', suite: 'trainer-families', model: 'trainer-x', families: result.families, overall: result.overall, comparisons: result.comparisons });
     const page = readFileSync(join(host.dir, obj(round.content).report as string), 'utf8');
-    for (const text of ['round 1', checkpoint.hash, 'read_value', '4/6', '66.7%', '+50.0 points', '<svg']) expect(page).toContain(text);
+    for (const text of ['round 1', checkpoint.hash, 'read_value', '4/6', '66.7%', '2/6', '+50.0 points', '<svg']) expect(page).toContain(text);
   });
 
   test('bad input: a folder without results, a run of no held-out trials, a round not finished, a comparison not evaluated; nothing is written', async () => {

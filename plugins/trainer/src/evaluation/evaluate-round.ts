@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, type Json, type Operator, type ResourceApi } from '@cowork/host';
 import { trainerError } from '../errors';
-import { FAMILIES } from '../family/families';
+import { FAMILIES, FAMILY_TOOL } from '../family/families';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import type { DatasetContent } from '../kinds/dataset-kind';
 import type { Comparison, RoundEvaluation } from '../kinds/round-kind';
@@ -36,8 +36,13 @@ export async function evaluateRound(resources: ResourceApi, workspaceDir: string
   if (round.status !== 'succeeded' || round.checkpoint === null || round.dataset === null) {
     throw trainerError('not_evaluated', `the round ${input.roundId} is ${round.status}: evaluate a round once its checkpoint is made`, { resourceId: input.roundId });
   }
-  const results = readResults(insideWorkspace(workspaceDir, input.run), input.run);
-  const { groups, overall } = heldOutScores(results, familyOfTask, FAMILIES);
+  const runDir = insideWorkspace(workspaceDir, input.run);
+  const results = readResults(runDir, input.run);
+  const usedTool = (trial: { task: string; record?: string }) => {
+    const family = familyOfTask(trial.task);
+    return family !== undefined && trial.record !== undefined && recordCalls(join(runDir, trial.record)).includes(FAMILY_TOOL[family]);
+  };
+  const { groups, overall } = heldOutScores(results, familyOfTask, FAMILIES, usedTool);
   const comparisons: Comparison[] = [];
   for (const [label, otherId] of Object.entries(input.compare ?? {})) {
     const { content: other } = await readRound(resources, otherId);
@@ -56,4 +61,15 @@ export async function evaluateRound(resources: ResourceApi, workspaceDir: string
   writeFileAtomic(join(workspaceDir, report), renderRoundReport({ roundId: input.roundId, round, evaluation, dataset, checkpoint: { id: round.checkpoint.id, content: checkpoint.content } }));
   await resources.commit(input.roundId, { baseRevision: revision, op: { type: 'record_evaluation', evaluation: evaluation as unknown as Json, report } as never, operator });
   return { ...evaluation, report };
+}
+
+/** The tools a run record's agents called, by name (none when the record cannot be read). */
+function recordCalls(path: string): string[] {
+  let record: { entries?: { message?: { role?: string; toolCalls?: { name?: string }[] } }[] };
+  try {
+    record = JSON.parse(readFileSync(path, 'utf8')) as typeof record;
+  } catch {
+    return [];
+  }
+  return (record.entries ?? []).flatMap((e) => (e.message?.role === 'assistant' ? (e.message.toolCalls ?? []).map((c) => c.name ?? '') : []));
 }

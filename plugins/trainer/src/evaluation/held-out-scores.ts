@@ -13,6 +13,8 @@ interface TrialView {
   readonly passed: boolean;
   readonly score: number;
   readonly maxScore: number;
+  /** The run record, relative to the run folder. */
+  readonly record?: string;
 }
 
 export interface RunView {
@@ -38,10 +40,17 @@ export function readResults(runDir: string, shown: string): RunView {
 /**
  * Held-out scores by group (a task family): the all-pass rate over trials (an invalid trial is a
  * failure, as the runner counts it), with a seeded 95% percentile bootstrap interval over tasks
- * (each task with all its trials, as the runner's own intervals), and the cumulative rubric score.
+ * (each task with all its trials, as the runner's own intervals), the cumulative rubric score, and
+ * how many trials called the family's tool at all (`usedTool`: a model that learned a tool's call
+ * before it learned to copy values into it shows here first).
  * Groups come out in `order`, then "all" across them.
  */
-export function heldOutScores(run: RunView, groupOf: (task: string) => string | undefined, order: readonly string[]): { groups: FamilyScore[]; overall: FamilyScore } {
+export function heldOutScores(
+  run: RunView,
+  groupOf: (task: string) => string | undefined,
+  order: readonly string[],
+  usedTool: (trial: TrialView) => boolean = () => false,
+): { groups: FamilyScore[]; overall: FamilyScore } {
   const heldout = run.trials.filter((t) => t.split === 'heldout');
   if (heldout.length === 0) throw trainerError('no_heldout_trials', 'the run has no held-out trials: run the suite with --split heldout');
   const byGroup = new Map<string, TrialView[]>();
@@ -50,11 +59,11 @@ export function heldOutScores(run: RunView, groupOf: (task: string) => string | 
     if (group === undefined) continue;
     byGroup.set(group, [...(byGroup.get(group) ?? []), trial]);
   }
-  const groups = order.filter((g) => byGroup.has(g)).map((g) => score(g, byGroup.get(g)!));
-  return { groups, overall: score('all', heldout.filter((t) => groupOf(t.task) !== undefined)) };
+  const groups = order.filter((g) => byGroup.has(g)).map((g) => score(g, byGroup.get(g)!, usedTool));
+  return { groups, overall: score('all', heldout.filter((t) => groupOf(t.task) !== undefined), usedTool) };
 }
 
-function score(family: string, trials: readonly TrialView[]): FamilyScore {
+function score(family: string, trials: readonly TrialView[], usedTool: (trial: TrialView) => boolean): FamilyScore {
   const tasks = new Map<string, TrialView[]>();
   for (const t of trials) tasks.set(t.task, [...(tasks.get(t.task) ?? []), t]);
   const units = [...tasks.values()];
@@ -69,6 +78,7 @@ function score(family: string, trials: readonly TrialView[]): FamilyScore {
     family, tasks: tasks.size, trials: trials.length,
     invalid: trials.filter((t) => t.status === 'invalid').length,
     passed: trials.filter((t) => t.status === 'scored' && t.passed).length,
+    usedTool: trials.filter(usedTool).length,
     rate: round(rate(units)), interval: { low: round(interval.low), high: round(interval.high) },
     score: max === 0 ? 0 : round((100 * earned) / max),
   };

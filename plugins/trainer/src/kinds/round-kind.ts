@@ -51,6 +51,8 @@ export interface FamilyScore {
   trials: number;
   invalid: number;
   passed: number;
+  /** Trials in which the family's tool was called (well formed, whatever its arguments). */
+  usedTool: number;
   rate: number;
   interval: { low: number; high: number };
   score: number;
@@ -118,11 +120,11 @@ const STATUS = { enum: Object.keys(TRANSITIONS) } as const;
 const SCORE = {
   type: 'object',
   properties: {
-    family: { type: 'string' }, tasks: { type: 'integer', minimum: 0 }, trials: { type: 'integer', minimum: 0 }, invalid: { type: 'integer', minimum: 0 }, passed: { type: 'integer', minimum: 0 },
+    family: { type: 'string' }, tasks: { type: 'integer', minimum: 0 }, trials: { type: 'integer', minimum: 0 }, invalid: { type: 'integer', minimum: 0 }, passed: { type: 'integer', minimum: 0 }, usedTool: { type: 'integer', minimum: 0 },
     rate: { type: 'number', minimum: 0, maximum: 1 }, interval: { type: 'object', properties: { low: { type: 'number' }, high: { type: 'number' } }, required: ['low', 'high'], additionalProperties: false },
     score: { type: 'number', minimum: 0, maximum: 100 },
   },
-  required: ['family', 'tasks', 'trials', 'invalid', 'passed', 'rate', 'interval', 'score'],
+  required: ['family', 'tasks', 'trials', 'invalid', 'passed', 'usedTool', 'rate', 'interval', 'score'],
   additionalProperties: false,
 } as const;
 const EVALUATION = {

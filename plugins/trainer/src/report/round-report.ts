@@ -20,7 +20,7 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 }
 
 function scoreRow(s: FamilyScore): string[] {
-  return [s.family, `${s.passed}/${s.trials}`, pct(s.rate), `${pct(s.interval.low)} – ${pct(s.interval.high)}`, s.score.toFixed(1), String(s.invalid)];
+  return [s.family, `${s.passed}/${s.trials}`, pct(s.rate), `${pct(s.interval.low)} – ${pct(s.interval.high)}`, s.score.toFixed(1), `${s.usedTool}/${s.trials}`, String(s.invalid)];
 }
 
 /**
@@ -72,8 +72,8 @@ ${share ? `<p>Token share (${escapeHtml(share.tokenizer)}): the longest ${share.
 <p>${round.settings.steps} steps, batch ${round.settings.batch}, learning rate ${round.settings.lr}, seed ${round.settings.seed}, ${round.settings.threads} thread(s).</p>
 ${curve}
 <h2>Held-out evaluation</h2>
-<p>Suite <code>${escapeHtml(evaluation.suite)}</code>, held-out split, model <code>${escapeHtml(evaluation.model ?? 'unknown')}</code>, run <code>${escapeHtml(evaluation.run)}</code>. Rate: trials whose every rubric item passed (an invalid trial fails); interval: 95% percentile bootstrap over tasks.</p>
-${table(['family', 'passed', 'all-pass', '95% interval', 'rubric score', 'invalid'], [...evaluation.families.map(scoreRow), scoreRow(evaluation.overall)])}
+<p>Suite <code>${escapeHtml(evaluation.suite)}</code>, held-out split, model <code>${escapeHtml(evaluation.model ?? 'unknown')}</code>, run <code>${escapeHtml(evaluation.run)}</code>. Rate: trials whose every rubric item passed (an invalid trial fails); interval: 95% percentile bootstrap over tasks; called its tool: trials in which the family's tool was called at all, whatever its arguments.</p>
+${table(['family', 'passed', 'all-pass', '95% interval', 'rubric score', 'called its tool', 'invalid'], [...evaluation.families.map(scoreRow), scoreRow(evaluation.overall)])}
 ${bars}
 <h2>Compared</h2>
 ${comparisons}
