@@ -51,7 +51,7 @@ export function renderRoundReport(input: RoundReportInput): string {
       return d === undefined ? '—' : `${signed(d.delta)} points`;
     })]));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Round ${escapeHtml(round.name)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Training round: ${escapeHtml(round.name)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2430}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #d5dae1;padding:.25rem .6rem;text-align:left}
@@ -59,7 +59,7 @@ code{font-size:12px}.plot text{font-size:11px;fill:#445}.plot .plot-title{font-s
 .plot .grid{stroke:#e6e9ee}.plot .axis{stroke:#667}.plot .line{fill:none;stroke:#2e6bd1;stroke-width:2}.plot .dot{fill:#2e6bd1}
 .plot .bar{fill:#2e6bd1}.plot .bar.bad{fill:#c8423b}.warn{color:#a4330d}
 </style></head><body>
-<h1>Round ${escapeHtml(round.name)}</h1>
+<h1>Training round: ${escapeHtml(round.name)}</h1>
 <p>Round <code>${escapeHtml(input.roundId)}</code>, ${escapeHtml(round.status)}. Checkpoint <code>${escapeHtml(checkpoint.id)}</code> (sha256 <code>${escapeHtml(checkpoint.content.hash)}</code>), ${checkpoint.content.steps} steps, tokenizer ${escapeHtml(checkpoint.content.tokenizer.name)}.</p>
 <h2>Lineage</h2>
 <p>Parent: ${escapeHtml(parent)}.</p>
