@@ -11,9 +11,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runRounds, type RoundsOptions } from './rounds';
 
-const FULL = { steps0: 600, steps1: 300, batch: 8, lr: 3e-3, r0: 150, r1New: 150, r1Old: 50, heldout: 20, newMultiplier: 4, evalTurns: 4, evalMaxTokens: 160 };
+const FULL = { steps0: 600, steps1: 300, batch: 8, lr: 3e-3, r0: 150, r1New: 150, r1Old: 50, heldout: 20, newMultiplier: 4, evalMaxTokens: 160 };
 // A pipeline check: an untrained model's replies are noise, so each held-out trial is cut short.
-const SMOKE = { steps0: 16, steps1: 8, batch: 4, lr: 3e-3, r0: 4, r1New: 4, r1Old: 2, heldout: 1, newMultiplier: 4, evalTurns: 2, evalMaxTokens: 24 };
+const SMOKE = { steps0: 16, steps1: 8, batch: 4, lr: 3e-3, r0: 4, r1New: 4, r1Old: 2, heldout: 1, newMultiplier: 4, evalMaxTokens: 24 };
 
 export function roundsOptionsFrom(argv: readonly string[], log: (line: string) => void): RoundsOptions {
   const { values } = parseArgs({
@@ -42,7 +42,6 @@ export function roundsOptionsFrom(argv: readonly string[], log: (line: string) =
     instances: { r0: num('r0', values.r0, base.r0), r1New: num('r1-new', values['r1-new'], base.r1New), r1Old: num('r1-old', values['r1-old'], base.r1Old) },
     heldout: num('heldout', values.heldout, base.heldout),
     newMultiplier: num('new-multiplier', values['new-multiplier'], base.newMultiplier, false),
-    evalTurns: base.evalTurns,
     evalMaxTokens: base.evalMaxTokens,
     log,
   };

@@ -30,9 +30,8 @@ export interface RoundsOptions {
   readonly lr: number;
   /** Dev instances per family: round 0's, round 1's first-use (create_note), round 1's and the control's old-family data. */
   readonly instances: { readonly r0: number; readonly r1New: number; readonly r1Old: number };
-  /** Held-out instances scored per family, and each trial's limits: Main's turns, and bytes per model reply. */
+  /** Held-out instances scored per family, and the bytes of each model reply (a task allows Main 4 turns). */
   readonly heldout: number;
-  readonly evalTurns: number;
   readonly evalMaxTokens: number;
   /** How often a round-1 `new` trajectory is drawn against an `old` one. */
   readonly newMultiplier: number;
@@ -202,7 +201,7 @@ class RoundsLoop {
         await runSuite({
           suite: familySuite, tasks, split: 'heldout', trials: 1, modelName: served.model as string,
           model: { kind: 'model', provider: new OpenAiCompatibleProvider({ baseUrl, model: served.model as string, maxRetries: 0 }) },
-          host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { turns: o.evalTurns, seconds: 120 },
+          host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { seconds: 120 },
         });
       } finally {
         await this.host.jobs.cancel(job.id).catch(() => undefined);
