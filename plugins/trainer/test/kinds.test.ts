@@ -122,6 +122,6 @@ describe('trainer kinds', () => {
     const call = task!.messages[1]!;
     const args = JSON.parse(call.role === 'assistant' ? call.toolCalls![0]!.arguments : '') as { baseRevision: number; op: object };
     const result = await host.resources.commit(text.id, { baseRevision: args.baseRevision, op: args.op, operator: 'agent:main' });
-    expect(String(result.revision)).toBe(task!.answer);
+    expect(`revision ${result.revision}`).toBe(task!.answer);
   });
 });
