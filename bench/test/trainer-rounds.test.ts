@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Host } from '@cowork/host/embed';
 import { FAMILIES, plugin } from '@cowork/plugin-trainer';
 import { freePort } from '@cowork/host/testkit';
+import { waitForServer } from '../src/trainer/rounds';
 
 const CLI = join(__dirname, '..', 'src', 'trainer', 'rounds-cli.ts');
 const TSX = require.resolve('tsx/cli');
@@ -119,7 +120,7 @@ describe('trainer rounds, end to end (smoke)', () => {
       const served = (await host.registry.tool('trainer_serve_checkpoint')!.tool.handler({ checkpointId: (r1.checkpoint as { id: string }).id, port, maxTokens: 24 } as never, { operator: 'human:test', signal: new AbortController().signal, host: { workspaceDir: workspace, resources: host.resources } })).content as { job: never; baseUrl: string; model: string };
       const server = await host.jobs.start(served.job);
       try {
-        for (let i = 0; i < 600 && !(await fetch(`${served.baseUrl}/models`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 200));
+        await waitForServer(served.baseUrl, async () => (await host.jobs.get(server.id)).status === 'running');
         const out = join(workspace, 'cli-run');
         const env = { ...process.env, COWORK_MODEL_BASE_URL: served.baseUrl, COWORK_MODEL: served.model, COWORK_MODEL_MAX_RETRIES: '0' };
         const bench = spawnSync(process.execPath, [COWORK, 'bench', 'run', 'trainer-families', '--split', 'heldout', '--tasks', 'create-note-heldout-2-0', '--out', out, '--json'], { env, encoding: 'utf8', timeout: 300_000 });

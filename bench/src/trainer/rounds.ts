@@ -221,7 +221,8 @@ class RoundsLoop {
 }
 
 
-async function waitForServer(baseUrl: string, alive: () => Promise<boolean>): Promise<void> {
+/** Waits until a model server answers `GET /models`; fails when `alive` says its job ended first, or after 120 s. */
+export async function waitForServer(baseUrl: string, alive: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const ok = await fetch(`${baseUrl}/models`).then((r) => r.ok, () => false);

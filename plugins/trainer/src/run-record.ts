@@ -100,15 +100,41 @@ function statSafe(path: string): boolean {
 }
 
 function splitsOf(runDir: string): Map<string, 'dev' | 'heldout'> {
-  const splits = new Map<string, 'dev' | 'heldout'>();
-  const file = join(runDir, 'results.json');
-  let results: { format?: string; trials?: { task: string; split: 'dev' | 'heldout' }[] };
   try {
-    results = JSON.parse(readFileSync(file, 'utf8')) as typeof results;
+    return new Map(readResults(runDir, runDir).trials.map((t) => [t.task, t.split]));
   } catch {
-    return splits;
+    return new Map(); // a records folder without results.json: splits unknown
   }
-  if (results.format !== RESULTS_FORMAT) return splits;
-  for (const trial of results.trials ?? []) splits.set(trial.task, trial.split);
-  return splits;
+}
+
+/** What the scores read of a benchmark run's `results.json`. */
+export interface TrialView {
+  readonly task: string;
+  readonly split: 'dev' | 'heldout';
+  readonly status: 'scored' | 'invalid';
+  readonly passed: boolean;
+  readonly score: number;
+  readonly maxScore: number;
+  /** The run record, relative to the run folder. */
+  readonly record?: string;
+}
+
+export interface RunView {
+  readonly suite: string;
+  readonly model: string | null;
+  readonly trials: readonly TrialView[];
+}
+
+/** Reads a run folder's results.json; anything else is `not_a_results_file`. */
+export function readResults(runDir: string, shown: string): RunView {
+  let parsed: { format?: unknown; suite?: unknown; model?: { name?: unknown }; trials?: unknown };
+  try {
+    parsed = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as typeof parsed;
+  } catch (error) {
+    throw trainerError('not_a_results_file', `${shown} has no readable results.json (${(error as Error).message}): give the folder a benchmark run wrote`, { run: shown });
+  }
+  if (parsed.format !== RESULTS_FORMAT || !Array.isArray(parsed.trials) || typeof parsed.suite !== 'string') {
+    throw trainerError('not_a_results_file', `${shown}/results.json is not a ${RESULTS_FORMAT} file`, { run: shown });
+  }
+  return { suite: parsed.suite, model: typeof parsed.model?.name === 'string' ? parsed.model.name : null, trials: parsed.trials as TrialView[] };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic, type Json, type Operator, type ResourceApi } from '@cowork/host';
+import { runCalls, writeFileAtomic, type Json, type Operator, type ResourceApi, type TrialRun } from '@cowork/host';
 import { trainerError } from '../errors';
 import { FAMILIES, FAMILY_TOOL } from '../family/families';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
@@ -11,7 +11,8 @@ import { renderRoundReport } from '../report/round-report';
 import { familyOfTask } from '../suite';
 import { readRound } from '../training/prepare';
 import { insideWorkspace } from '../tools/paths';
-import { heldOutScores, readResults } from './held-out-scores';
+import { readResults } from '../run-record';
+import { heldOutScores } from './held-out-scores';
 
 export interface EvaluateRoundInput {
   readonly roundId: string;
@@ -65,11 +66,9 @@ export async function evaluateRound(resources: ResourceApi, workspaceDir: string
 
 /** The tools a run record's agents called, by name (none when the record cannot be read). */
 function recordCalls(path: string): string[] {
-  let record: { entries?: { message?: { role?: string; toolCalls?: { name?: string }[] } }[] };
   try {
-    record = JSON.parse(readFileSync(path, 'utf8')) as typeof record;
+    return runCalls(JSON.parse(readFileSync(path, 'utf8')) as TrialRun).map((c) => c.name);
   } catch {
     return [];
   }
-  return (record.entries ?? []).flatMap((e) => (e.message?.role === 'assistant' ? (e.message.toolCalls ?? []).map((c) => c.name ?? '') : []));
 }

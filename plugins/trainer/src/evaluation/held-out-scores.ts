@@ -1,41 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bootstrapCi } from '@cowork/host';
 import { trainerError } from '../errors';
 import type { FamilyScore } from '../kinds/round-kind';
-import { RESULTS_FORMAT } from '../run-record';
-
-/** What the scores read of a benchmark run's `results.json`. */
-interface TrialView {
-  readonly task: string;
-  readonly split: 'dev' | 'heldout';
-  readonly status: 'scored' | 'invalid';
-  readonly passed: boolean;
-  readonly score: number;
-  readonly maxScore: number;
-  /** The run record, relative to the run folder. */
-  readonly record?: string;
-}
-
-export interface RunView {
-  readonly suite: string;
-  readonly model: string | null;
-  readonly trials: readonly TrialView[];
-}
-
-/** Reads a run folder's results.json; anything else is `not_a_results_file`. */
-export function readResults(runDir: string, shown: string): RunView {
-  let parsed: { format?: unknown; suite?: unknown; model?: { name?: unknown }; trials?: unknown };
-  try {
-    parsed = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as typeof parsed;
-  } catch (error) {
-    throw trainerError('not_a_results_file', `${shown} has no readable results.json (${(error as Error).message}): give the folder a benchmark run wrote`, { run: shown });
-  }
-  if (parsed.format !== RESULTS_FORMAT || !Array.isArray(parsed.trials) || typeof parsed.suite !== 'string') {
-    throw trainerError('not_a_results_file', `${shown}/results.json is not a ${RESULTS_FORMAT} file`, { run: shown });
-  }
-  return { suite: parsed.suite, model: typeof parsed.model?.name === 'string' ? parsed.model.name : null, trials: parsed.trials as TrialView[] };
-}
+import type { RunView, TrialView } from '../run-record';
 
 /**
  * Held-out scores by group (a task family): the all-pass rate over trials (an invalid trial is a
