@@ -25,7 +25,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from decode import greedy  # noqa: E402
-from train import GPT, VOCAB  # noqa: E402
+from model import GPT, VOCAB  # noqa: E402
 
 
 def main():
@@ -48,8 +48,8 @@ def main():
     m = (torch.rand(a.steps, a.batch, context) < 0.5).float()
     started = time.perf_counter()
     for i in range(a.steps):
-        logits = model(x[i])
-        loss = (F.cross_entropy(logits.view(-1, VOCAB), y[i].view(-1), reduction="none") * m[i].view(-1)).sum() / m[i].sum()
+        logprobs = model(x[i])
+        loss = (F.nll_loss(logprobs.view(-1, VOCAB), y[i].view(-1), reduction="none") * m[i].view(-1)).sum() / m[i].sum()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

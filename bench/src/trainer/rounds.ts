@@ -62,6 +62,13 @@ export async function runRounds(o: RoundsOptions): Promise<RoundOutcome[]> {
   }
 }
 
+/** A round whose training succeeded: its name, resource and checkpoint. */
+interface TrainedRound {
+  readonly name: string;
+  readonly roundId: string;
+  readonly checkpoint: { readonly id: string; readonly hash: string };
+}
+
 class RoundsLoop {
   private readonly instances = familyInstances();
 
@@ -82,14 +89,18 @@ class RoundsLoop {
     const r0 = await this.round('round 0', r0Data, undefined, o.steps.r0);
     const r1Data = await this.dataset('round 1 data', { runs: ['bench-runs/teacher-r1-new', 'bench-runs/teacher-r1-old'], groups: { 'bench-runs/teacher-r1-new': 'new' }, group: 'old' }, r0.checkpoint.id, o.newMultiplier);
     const controlData = await this.dataset('control data', { runs: ['bench-runs/teacher-r1-old'], group: 'old' }, r0.checkpoint.id);
-    const r1 = await this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1);
-    const control = await this.round('control', controlData, r0.checkpoint.id, o.steps.r1);
-
-    const outcomes: RoundOutcome[] = [];
-    outcomes.push(await this.evaluate(r0, {}));
-    outcomes.push(await this.evaluate(control, { parent: r0.roundId }));
-    outcomes.push(await this.evaluate(r1, { parent: r0.roundId, control: control.roundId }));
-    return outcomes;
+    // Round 1 and the control are independent: each trains (one thread, enforced) on a core of its own.
+    const [r1, control] = await Promise.all([
+      this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1),
+      this.round('control', controlData, r0.checkpoint.id, o.steps.r1),
+    ]);
+    // The three are scored at once; their evaluations are recorded in order, as each compares with those before.
+    const runs = await Promise.all([r0, control, r1].map((round) => this.score(round)));
+    return [
+      await this.record(r0, runs[0]!, {}),
+      await this.record(control, runs[1]!, { parent: r0.roundId }),
+      await this.record(r1, runs[2]!, { parent: r0.roundId, control: control.roundId }),
+    ];
   }
 
   /** The teacher: reference scripts replayed through the host by the runner, resumed when a run is there. */
@@ -135,7 +146,7 @@ class RoundsLoop {
   }
 
   /** A round trained to its checkpoint: planned once, its job started, or waited for, or resumed. */
-  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number): Promise<{ name: string; roundId: string; checkpoint: { id: string; hash: string } }> {
+  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number): Promise<TrainedRound> {
     const { o } = this;
     let round = await this.byName('trainer.round', name);
     if (!round) {
@@ -183,32 +194,36 @@ class RoundsLoop {
     }
   }
 
-  /** Serves a round's checkpoint, scores it on the held-out split with the runner, and records the evaluation. */
-  private async evaluate(round: { name: string; roundId: string; checkpoint: { id: string; hash: string } }, compare: Record<string, string>): Promise<RoundOutcome> {
+  /** Serves a round's checkpoint and scores it on the held-out split with the runner: the run's folder (none when it is evaluated already). */
+  private async score(round: TrainedRound): Promise<string | null> {
     const { o } = this;
-    let content = (await this.host.resources.get(round.roundId)).content as Obj;
-    if (!content.evaluation) {
-      const run = `bench-runs/eval-${round.name.replace(/\W+/g, '-')}`;
-      const outDir = join(this.host.workspaceDir, run);
-      const port = await freePort();
-      const served = await this.call('trainer_serve_checkpoint', { checkpointId: round.checkpoint.id, port, maxTokens: o.evalMaxTokens });
-      const job = await this.host.jobs.start(served.job as never);
-      try {
-        const baseUrl = served.baseUrl as string;
-        await waitForServer(baseUrl, async () => (await this.host.jobs.get(job.id)).status === 'running');
-        const tasks = FAMILIES.flatMap((f) => this.instances.filter((t) => t.family === f && t.split === 'heldout').slice(0, o.heldout)).map((t) => t.id);
-        o.log(`${round.name}: scoring its checkpoint on ${tasks.length} held-out tasks (served at ${baseUrl})`);
-        await runSuite({
-          suite: familySuite, tasks, split: 'heldout', trials: 1, modelName: served.model as string,
-          model: { kind: 'model', provider: new OpenAiCompatibleProvider({ baseUrl, model: served.model as string, maxRetries: 0 }) },
-          host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { seconds: 120 },
-        });
-      } finally {
-        await this.host.jobs.cancel(job.id).catch(() => undefined);
-      }
-      await this.call('trainer_evaluate_round', { roundId: round.roundId, run, compare });
-      content = (await this.host.resources.get(round.roundId)).content as Obj;
+    if (((await this.host.resources.get(round.roundId)).content as Obj).evaluation) return null;
+    const run = `bench-runs/eval-${round.name.replace(/\W+/g, '-')}`;
+    const outDir = join(this.host.workspaceDir, run);
+    const port = await freePort();
+    const served = await this.call('trainer_serve_checkpoint', { checkpointId: round.checkpoint.id, port, maxTokens: o.evalMaxTokens });
+    const job = await this.host.jobs.start(served.job as never);
+    try {
+      const baseUrl = served.baseUrl as string;
+      await waitForServer(baseUrl, async () => (await this.host.jobs.get(job.id)).status === 'running');
+      const tasks = FAMILIES.flatMap((f) => this.instances.filter((t) => t.family === f && t.split === 'heldout').slice(0, o.heldout)).map((t) => t.id);
+      o.log(`${round.name}: scoring its checkpoint on ${tasks.length} held-out tasks (served at ${baseUrl})`);
+      await runSuite({
+        suite: familySuite, tasks, split: 'heldout', trials: 1, modelName: served.model as string,
+        model: { kind: 'model', provider: new OpenAiCompatibleProvider({ baseUrl, model: served.model as string, maxRetries: 0 }) },
+        host: { plugins: [trainerPlugin] }, outDir, resume: existsSync(join(outDir, 'results.json')), defaults: { seconds: 120 },
+      });
+    } finally {
+      await this.host.jobs.cancel(job.id).catch(() => undefined);
     }
+    return run;
+  }
+
+  /** Records a round's evaluation from its scored run (compared with rounds recorded before), and what it says. */
+  private async record(round: TrainedRound, run: string | null, compare: Record<string, string>): Promise<RoundOutcome> {
+    const { o } = this;
+    if (run) await this.call('trainer_evaluate_round', { roundId: round.roundId, run, compare });
+    const content = (await this.host.resources.get(round.roundId)).content as Obj;
     const evaluation = content.evaluation as unknown as RoundOutcome['evaluation'];
     const metrics = content.metrics as { loss: number }[];
     const parent = content.parent as { type: string; hash?: string };

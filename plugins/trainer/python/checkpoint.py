@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from train import GPT
+from model import GPT
 
 
 def fail(who, message):

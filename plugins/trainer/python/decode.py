@@ -10,6 +10,8 @@ import math
 
 import torch
 
+from model import mix_copy
+
 
 def _block_step(block, x, cache):
     """One block over new positions x (b, t, d), appending their keys and values to cache."""
@@ -32,10 +34,17 @@ def _block_step(block, x, cache):
 
 
 def _forward(model, ids, start, caches):
+    """Next-byte log-probabilities after ids, the window's new positions from start. caches[i] holds
+    block i's keys and values; caches[-1] also the final hidden states ("h") and bytes ("ids") of the
+    whole window, which the pointer head reads."""
     x = model.tok(torch.tensor([ids])) + model.pos(torch.arange(start, start + len(ids)))
     for block, cache in zip(model.blocks, caches):
         x = _block_step(block, x, cache)
-    return model.head(model.ln(x))[0, -1]
+    h = model.ln(x)
+    top = caches[-1]
+    top["h"] = h if top.get("h") is None else torch.cat([top["h"], h], dim=1)
+    top["ids"] = list(ids) if top.get("ids") is None else top["ids"] + list(ids)
+    return mix_copy(model, top["h"], torch.tensor([top["ids"]]), model.head(h[:, -1:]), 1)[0, -1]
 
 
 @torch.no_grad()
@@ -52,18 +61,18 @@ def greedy(model, prompt_ids, max_tokens, stop, slack=64):
 
     if not ids:
         raise ValueError("an empty prompt")
-    caches, length, logits = prefill()
+    caches, length, logprobs = prefill()
     out = []
     for _ in range(max_tokens):
-        nxt = int(logits.argmax().item())
+        nxt = int(logprobs.argmax().item())
         ids.append(nxt)
         out.append(nxt)
         if stop and bytes(out[-len(stop):]) == stop:
             return bytes(out[: -len(stop)]), True
         if length >= context:
-            caches, length, logits = prefill()
+            caches, length, logprobs = prefill()
         else:
-            logits = _forward(model, [nxt], length, caches)
+            logprobs = _forward(model, [nxt], length, caches)
             length += 1
     return bytes(out), False
 
@@ -75,8 +84,8 @@ def greedy_uncached(model, prompt_ids, max_tokens, stop):
     ids = list(prompt_ids)
     out = []
     for _ in range(max_tokens):
-        logits = model(torch.tensor([ids[-context:]]))[0, -1]
-        nxt = int(logits.argmax().item())
+        logprobs = model(torch.tensor([ids[-context:]]))[0, -1]
+        nxt = int(logprobs.argmax().item())
         ids.append(nxt)
         out.append(nxt)
         if stop and bytes(out[-len(stop):]) == stop:

@@ -34,7 +34,7 @@ import torch  # noqa: E402
 
 from checkpoint import load_checkpoint  # noqa: E402
 from decode import greedy  # noqa: E402
-from train import VOCAB  # noqa: E402
+from model import VOCAB  # noqa: E402
 
 END = "<|end|>"
 CALL = "<|call|>"

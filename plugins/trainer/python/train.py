@@ -1,7 +1,6 @@
-"""SFT training job of the cowork trainer plugin: a small GPT over UTF-8 bytes, on the CPU.
+"""SFT training job of the cowork trainer plugin: the small byte-level GPT of model.py, on the CPU.
 
 Run as a host job:  /usr/bin/python3 train.py --config CONFIG.json
-Debian's torch 1.13 has no scaled_dot_product_attention, so attention is written by hand.
 
 The config (written by the plugin, src/training/prepare.ts) names the data file (one JSON sample
 per line: {"segments": [[text, train], ...], "multiplier": m}), the output folder, the settings
@@ -25,61 +24,9 @@ import sys
 import time
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-VOCAB = 256  # UTF-8 bytes: the model's own tokenizer ("bytes")
-
-
-class Block(nn.Module):
-    def __init__(self, d, heads, context):
-        super().__init__()
-        self.heads = heads
-        self.ln1 = nn.LayerNorm(d)
-        self.qkv = nn.Linear(d, 3 * d)
-        self.proj = nn.Linear(d, d)
-        self.ln2 = nn.LayerNorm(d)
-        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
-        self.register_buffer("mask", torch.tril(torch.ones(context, context, dtype=torch.bool)), persistent=False)
-
-    def forward(self, x):
-        b, t, d = x.shape
-        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
-        q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2) for z in (q, k, v))
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(d // self.heads)
-        att = att.masked_fill(~self.mask[:t, :t], float("-inf")).softmax(dim=-1)
-        y = (att @ v).transpose(1, 2).contiguous().view(b, t, d)
-        x = x + self.proj(y)
-        return x + self.mlp(self.ln2(x))
-
-
-class GPT(nn.Module):
-    def __init__(self, d=128, layers=4, heads=4, context=256):
-        super().__init__()
-        self.config = {"d": d, "layers": layers, "heads": heads, "context": context, "vocab": VOCAB}
-        self.tok = nn.Embedding(VOCAB, d)
-        self.pos = nn.Embedding(context, d)
-        self.blocks = nn.ModuleList([Block(d, heads, context) for _ in range(layers)])
-        self.ln = nn.LayerNorm(d)
-        self.head = nn.Linear(d, VOCAB, bias=False)
-        self.head.weight = self.tok.weight  # tied: fewer parameters for a tiny model
-        # GPT-2's initialisation: torch's default N(0, 1) embeddings, tied to the head, start the loss
-        # near 80 instead of ln(256) = 5.5, and hundreds of steps go to shrinking them.
-        self.apply(self._init)
-
-    @staticmethod
-    def _init(module):
-        if isinstance(module, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(module.weight, mean=0.0, std=0.02)
-        if isinstance(module, nn.Linear) and module.bias is not None:
-            nn.init.zeros_(module.bias)
-
-    def forward(self, idx):
-        t = idx.shape[1]
-        x = self.tok(idx) + self.pos(torch.arange(t))
-        for block in self.blocks:
-            x = block(x)
-        return self.head(self.ln(x))
+from model import GPT, VOCAB
 
 
 def load_samples(path):
@@ -103,16 +50,21 @@ def load_samples(path):
 
 
 def batch(samples, weights, size, context, rnd):
-    """Windows of context+1 bytes, each ending inside a supervised span, padded on the left."""
+    """Windows of context+1 bytes holding a random supervised byte, padded on the right.
+
+    A window starts where the sample starts, or as far back from the chosen byte as the context
+    allows: at inference the text always begins at position 0 (decode.py restarts its window at 0
+    too), so training must never shift it right with padding in front, as left padding would.
+    """
     xs, ys, ms = [], [], []
     for _ in range(size):
         ids, mask, _ = rnd.choices(samples, weights=weights)[0]
         supervised = [i for i, m in enumerate(mask) if m and i > 0]
         end = rnd.choice(supervised) + 1
         start = max(0, end - (context + 1))
-        window, wmask = ids[start:end], mask[start:end]
+        window, wmask = ids[start:start + context + 1], mask[start:start + context + 1]
         pad = context + 1 - len(window)
-        window, wmask = [0] * pad + window, [0] * pad + wmask
+        window, wmask = window + [0] * pad, wmask + [0] * pad
         xs.append(window[:-1])
         ys.append(window[1:])
         ms.append(wmask[1:])
@@ -179,8 +131,8 @@ def main():
         for group in opt.param_groups:
             group["lr"] = peak * (step + 1) / warmup if step < warmup else peak * (0.1 + 0.45 * (1 + math.cos(math.pi * progress)))
         x, y, m = batch(samples, weights, int(s["batch"]), context, rnd)
-        logits = model(x)
-        loss = (F.cross_entropy(logits.view(-1, VOCAB), y.view(-1), reduction="none") * m.view(-1)).sum() / m.sum()
+        logprobs = model(x)
+        loss = (F.nll_loss(logprobs.view(-1, VOCAB), y.view(-1), reduction="none") * m.view(-1)).sum() / m.sum()
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -31,7 +31,8 @@ describe('task families', () => {
   test('the check has teeth: drawing held-out from the training ranges leaks', () => {
     const train = generate('read_value', 'train', 300, 3);
     const sameRanges = generate('read_value', 'train', 60, 4);
-    expect(worstMatches(train, sameRanges)).toBeGreaterThan(30);
+    // Training keys come from 200 pseudo-words, so fewer twins than with a short list, and still many.
+    expect(worstMatches(train, sameRanges)).toBeGreaterThan(10);
   });
 
   test('instances are deterministic by seed, and answers come from the resource or the request', () => {

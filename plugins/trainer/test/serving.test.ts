@@ -50,8 +50,8 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
   test('decodes with a key/value cache exactly as re-running the whole context for every byte would', () => {
     const out = py(
       [
-        'import json, torch, decode, train',
-        'torch.manual_seed(5); m = train.GPT(); m.eval()',
+        'import json, torch, decode, model',
+        'torch.manual_seed(5); m = model.GPT(); m.eval()',
         'prompt = list(sys.stdin.read().encode())',
         'fast = decode.greedy(m, prompt, 100, None)',
         'slow = decode.greedy_uncached(m, prompt, 100, None)',
@@ -60,6 +60,45 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
       '<|user|>\nRead the billing settings in res_1 and tell me its port.<|end|>\n<|assistant|>\n',
     );
     expect(JSON.parse(out)).toEqual([true, 100]);
+  });
+
+  test('the pointer head copies from the context: after the last three bytes of an earlier span it proposes what followed', () => {
+    // An untrained model with its gate forced to the pointer: the built-in match alone picks the byte.
+    const out = py(
+      [
+        'import json, torch, model, decode',
+        'torch.manual_seed(3); m = model.GPT(); m.eval()',
+        'torch.nn.init.constant_(m.copy_gate.bias, -30.0)',
+        'prompt = list(sys.stdin.read().encode())',
+        'print(json.dumps(decode.greedy(m, prompt, 14, None)[0].decode()))',
+      ].join('\n'),
+      'id res_q7zk2v9x0w31 then res_q7z',
+    );
+    expect(JSON.parse(out)).toBe('k2v9x0w31 then');
+  });
+
+  test('training windows start where the text starts, padded on the right, as decoding sees it', () => {
+    const out = py(
+      [
+        'import json, random, train',
+        'ids = list(b"<|user|>hi<|end|><|assistant|>ok<|end|>"); mask = [0] * 30 + [1] * (len(ids) - 30)',
+        'long = list(range(65, 91)) * 20; lmask = [1] * len(long)',
+        'x, y, m = train.batch([(ids, mask, 1.0)], [1.0], 4, 64, random.Random(1))',
+        'lx, ly, lm = train.batch([(long, lmask, 1.0)], [1.0], 8, 64, random.Random(2))',
+        'print(json.dumps([x[0].tolist(), m[0].tolist(), lx.tolist(), ly.tolist()]))',
+      ].join('\n'),
+      '',
+    );
+    const [x, m, lx, ly] = JSON.parse(out) as [number[], number[], number[][], number[][]];
+    const text = Buffer.from('<|user|>hi<|end|><|assistant|>ok<|end|>');
+    expect(x.slice(0, text.length)).toEqual([...text]);
+    expect(x.slice(text.length).every((b) => b === 0)).toBe(true);
+    expect(m.slice(text.length - 1).every((v) => v === 0)).toBe(true);
+    // A trajectory longer than the context: full windows of its own bytes, no padding anywhere.
+    for (const [i, row] of lx.entries()) {
+      expect(row.every((b) => b >= 65 && b <= 90)).toBe(true);
+      expect(ly[i]!.every((b) => b >= 65 && b <= 90)).toBe(true);
+    }
   });
 
   test('a checkpoint that does not load: the server says why on stderr and exits non-zero without listening', () => {

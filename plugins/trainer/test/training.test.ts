@@ -31,8 +31,10 @@ describe('a training round as a host job (a smoke of a few dozen steps)', () => 
     await call('trainer_filter', { datasetId });
     const { roundId } = obj((await call('trainer_plan_round', { name: 'smoke', datasetId, settings: { steps: 24, batch: 8, lr: 0.003 } })).content) as { roundId: string };
     const prepared = obj((await call('trainer_prepare_round', { roundId })).content);
-    const spec = prepared.job as { command: string; args: string[]; cwd: string; name: string };
+    const spec = prepared.job as { command: string; args: string[]; cwd: string; name: string; env: Record<string, string> };
     expect(spec.command).toBe('/usr/bin/python3');
+    // The round's threads (1 by default) hold for OpenBLAS's and OpenMP's pools too.
+    expect(spec.env).toEqual({ OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' });
     expect(obj((await host.resources.get(roundId)).content).status).toBe('queued');
     const out = join(host.dir, spec.cwd, 'out');
 

@@ -40,20 +40,42 @@ interface Ranges {
   readonly words: readonly string[];
 }
 
+const HELDOUT_SERVICES = ['payroll', 'render', 'backup', 'metrics', 'archive', 'notify'];
+const HELDOUT_KEYS = ['replicas', 'quota', 'interval', 'buffer', 'depth'];
+const HELDOUT_WORDS = ['juniper', 'krypton', 'lantern', 'meadow', 'nectar', 'orchid'];
+
+/**
+ * Pronounceable pseudo-words ("tovari", "kel"): training draws keys and line words from hundreds of
+ * them, so a model cannot memorise a short list and must learn to copy; none is a held-out word.
+ */
+function pseudoWords(count: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  const [consonants, vowels] = ['bdfgklmnprstvz', 'aeiou'];
+  const exclude = new Set([...HELDOUT_SERVICES, ...HELDOUT_KEYS, ...HELDOUT_WORDS]);
+  const words = new Set<string>();
+  while (words.size < count) {
+    const syllables = 2 + Math.floor(random() * 2);
+    let word = '';
+    for (let i = 0; i < syllables; i++) word += consonants[Math.floor(random() * consonants.length)]! + vowels[Math.floor(random() * vowels.length)]!;
+    if (!exclude.has(word)) words.add(word);
+  }
+  return [...words];
+}
+
 export const RANGES: Readonly<Record<Split, Ranges>> = {
   train: {
     numbers: [1000, 4999],
     revisions: [0, 4],
     services: ['billing', 'search', 'mailer', 'gateway', 'ledger', 'catalog', 'auth', 'queue'],
-    keys: ['port', 'timeout', 'retries', 'workers', 'limit', 'shards'],
-    words: ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'falcon', 'garnet', 'harbor'],
+    keys: pseudoWords(200, 11),
+    words: pseudoWords(300, 12),
   },
   heldout: {
     numbers: [5000, 9999],
     revisions: [5, 9],
-    services: ['payroll', 'render', 'backup', 'metrics', 'archive', 'notify'],
-    keys: ['replicas', 'quota', 'interval', 'buffer', 'depth'],
-    words: ['juniper', 'krypton', 'lantern', 'meadow', 'nectar', 'orchid'],
+    services: HELDOUT_SERVICES,
+    keys: HELDOUT_KEYS,
+    words: HELDOUT_WORDS,
   },
 };
 

@@ -24,6 +24,7 @@ export interface JobSpec {
   readonly args: string[];
   readonly cwd: string;
   readonly name: string;
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A round's folder in the workspace: its input, config and the job's output. */
@@ -74,5 +75,8 @@ export async function prepareRound(resources: ResourceApi, workspaceDir: string,
       log_every: Math.max(1, Math.min(10, Math.floor(steps / 10))),
     },
   });
-  return { command: PYTHON, args: [trainScript(), '--config', 'config.json'], cwd: dir, name: `train ${round.name}` };
+  // torch's own threads are set by train.py; Debian's torch also runs OpenBLAS's and OpenMP's pools,
+  // which take every core unless told, so `threads` holds only with both set in the job's environment.
+  const threads = String(round.settings.threads);
+  return { command: PYTHON, args: [trainScript(), '--config', 'config.json'], cwd: dir, name: `train ${round.name}`, env: { OMP_NUM_THREADS: threads, OPENBLAS_NUM_THREADS: threads } };
 }

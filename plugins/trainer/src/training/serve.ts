@@ -34,7 +34,8 @@ export async function serveCheckpoint(resources: ResourceApi, workspaceDir: stri
   const args = [serveScript(), '--checkpoint', file, '--sha256', checkpoint.hash, '--port', String(port), '--model-name', model];
   if (options.maxTokens !== undefined) args.push('--max-tokens', String(options.maxTokens));
   return {
-    job: { command: PYTHON, args, cwd: join('trainer', 'checkpoints'), name: `serve ${checkpointId}` },
+    // One thread, as serve.py's --threads says: without these OpenBLAS and OpenMP would take every core.
+    job: { command: PYTHON, args, cwd: join('trainer', 'checkpoints'), name: `serve ${checkpointId}`, env: { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } },
     baseUrl: `http://127.0.0.1:${port}/v1`,
     model,
   };
