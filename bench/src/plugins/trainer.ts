@@ -44,9 +44,9 @@ async function call(host: Host, name: string, input: unknown): Promise<Record<st
 }
 
 /** Runs a command, calling `onLine` with each stdout line and the time it came; resolves on exit. */
-function run(command: string, args: string[], cwd: string, onLine: (line: string, at: number, child: ChildProcess) => void): Promise<number> {
+function run(command: string, args: string[], cwd: string, onLine: (line: string, at: number, child: ChildProcess) => void, env: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     createInterface({ input: child.stdout }).on('line', (line) => onLine(line, performance.now(), child));
     child.on('error', reject);
     child.on('exit', (code) => resolve(code ?? -1));
@@ -60,9 +60,10 @@ async function baseline(): Promise<Baseline> {
   let result: Baseline | undefined;
   const script = join(__dirname, 'trainer_baseline.py');
   const args = [script, '--steps', String(STEPS), '--batch', String(BATCH), '--threads', String(THREADS), '--requests', String(REQUESTS), '--tokens', String(MAX_TOKENS)];
+  // The thread pools as the trainer's jobs have them (prepare.ts, serve.ts), so both sides run alike.
   const code = await run(PYTHON, args, dirname(script), (line) => {
     if (line.startsWith('{')) result = JSON.parse(line) as Baseline;
-  });
+  }, { OMP_NUM_THREADS: String(THREADS), OPENBLAS_NUM_THREADS: String(THREADS) });
   if (code !== 0 || !result) throw new Error(`trainer_baseline.py exited ${code}`);
   return result;
 }

@@ -16,6 +16,7 @@
  * is prepared again and its job resumes from its last checkpoint.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
 import { Host, OpenAiCompatibleProvider, runSuite } from '@cowork/host/embed';
@@ -86,13 +87,15 @@ class RoundsLoop {
     await this.teacher('teacher-r1-old', dev(R0_FAMILIES, o.instances.r0, o.instances.r1Old));
 
     const r0Data = await this.dataset('round 0 data', { runs: ['bench-runs/teacher-r0'] });
-    const r0 = await this.round('round 0', r0Data, undefined, o.steps.r0);
+    // Round 0 trains alone and takes every core; round 1 and the control then share them.
+    const cores = availableParallelism();
+    const r0 = await this.round('round 0', r0Data, undefined, o.steps.r0, cores);
     const r1Data = await this.dataset('round 1 data', { runs: ['bench-runs/teacher-r1-new', 'bench-runs/teacher-r1-old'], groups: { 'bench-runs/teacher-r1-new': 'new' }, group: 'old' }, r0.checkpoint.id, o.newMultiplier);
     const controlData = await this.dataset('control data', { runs: ['bench-runs/teacher-r1-old'], group: 'old' }, r0.checkpoint.id);
-    // Round 1 and the control are independent: each trains (one thread, enforced) on a core of its own.
+    // Round 1 and the control are independent: each trains on its half of the cores (threads are enforced).
     const [r1, control] = await Promise.all([
-      this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1),
-      this.round('control', controlData, r0.checkpoint.id, o.steps.r1),
+      this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1, Math.max(1, Math.floor(cores / 2))),
+      this.round('control', controlData, r0.checkpoint.id, o.steps.r1, Math.max(1, Math.floor(cores / 2))),
     ]);
     // The three are scored at once; their evaluations are recorded in order, as each compares with those before.
     const runs = await Promise.all([r0, control, r1].map((round) => this.score(round)));
@@ -146,11 +149,11 @@ class RoundsLoop {
   }
 
   /** A round trained to its checkpoint: planned once, its job started, or waited for, or resumed. */
-  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number): Promise<TrainedRound> {
+  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number, threads: number): Promise<TrainedRound> {
     const { o } = this;
     let round = await this.byName('trainer.round', name);
     if (!round) {
-      const settings = { steps, batch: o.batch, lr: o.lr, seed: 1, threads: 1 };
+      const settings = { steps, batch: o.batch, lr: o.lr, seed: 1, threads };
       const planned = await this.call('trainer_plan_round', { name, datasetId, settings, ...(parentCheckpointId ? { parentCheckpointId } : {}) });
       round = (await this.byName('trainer.round', name))!;
       o.log(`${name}: planned (${planned.roundId as string}), ${steps} steps from ${parentCheckpointId ?? 'base'}`);
