@@ -16,7 +16,6 @@
  * is prepared again and its job resumes from its last checkpoint.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
 import { Host, OpenAiCompatibleProvider, runSuite } from '@cowork/host/embed';
@@ -87,15 +86,13 @@ class RoundsLoop {
     await this.teacher('teacher-r1-old', dev(R0_FAMILIES, o.instances.r0, o.instances.r1Old));
 
     const r0Data = await this.dataset('round 0 data', { runs: ['bench-runs/teacher-r0'] });
-    // Round 0 trains alone and takes every core; round 1 and the control then share them.
-    const cores = availableParallelism();
-    const r0 = await this.round('round 0', r0Data, undefined, o.steps.r0, cores);
+    const r0 = await this.round('round 0', r0Data, undefined, o.steps.r0);
     const r1Data = await this.dataset('round 1 data', { runs: ['bench-runs/teacher-r1-new', 'bench-runs/teacher-r1-old'], groups: { 'bench-runs/teacher-r1-new': 'new' }, group: 'old' }, r0.checkpoint.id, o.newMultiplier);
     const controlData = await this.dataset('control data', { runs: ['bench-runs/teacher-r1-old'], group: 'old' }, r0.checkpoint.id);
-    // Round 1 and the control are independent: each trains on its half of the cores (threads are enforced).
+    // Round 1 and the control are independent: side by side, a core each (a round's one thread is enforced).
     const [r1, control] = await Promise.all([
-      this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1, Math.max(1, Math.floor(cores / 2))),
-      this.round('control', controlData, r0.checkpoint.id, o.steps.r1, Math.max(1, Math.floor(cores / 2))),
+      this.round('round 1', r1Data, r0.checkpoint.id, o.steps.r1),
+      this.round('control', controlData, r0.checkpoint.id, o.steps.r1),
     ]);
     // The three are scored at once; their evaluations are recorded in order, as each compares with those before.
     const runs = await Promise.all([r0, control, r1].map((round) => this.score(round)));
@@ -149,11 +146,13 @@ class RoundsLoop {
   }
 
   /** A round trained to its checkpoint: planned once, its job started, or waited for, or resumed. */
-  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number, threads: number): Promise<TrainedRound> {
+  private async round(name: string, datasetId: string, parentCheckpointId: string | undefined, steps: number): Promise<TrainedRound> {
     const { o } = this;
     let round = await this.byName('trainer.round', name);
     if (!round) {
-      const settings = { steps, batch: o.batch, lr: o.lr, seed: 1, threads };
+      // One thread: on this 2-core machine two were no faster for this model (40 steps: 37.9 s on one,
+      // 40.0 s on two), and the second core trains the control beside round 1.
+      const settings = { steps, batch: o.batch, lr: o.lr, seed: 1, threads: 1 };
       const planned = await this.call('trainer_plan_round', { name, datasetId, settings, ...(parentCheckpointId ? { parentCheckpointId } : {}) });
       round = (await this.byName('trainer.round', name))!;
       o.log(`${name}: planned (${planned.roundId as string}), ${steps} steps from ${parentCheckpointId ?? 'base'}`);
