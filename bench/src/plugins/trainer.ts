@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import type { Json } from '@cowork/host';
 import type { Host } from '@cowork/host/embed';
 import { openTempHost } from '@cowork/host/testkit';
-import { plugin, PYTHON, serveScript } from '@cowork/plugin-trainer';
+import { plugin, PYTHON, serveScript, threadEnv } from '@cowork/plugin-trainer';
 
 const TRAJECTORIES = Number(process.env.BENCH_TRAINER_TRAJECTORIES ?? 1000);
 const STEPS = Number(process.env.BENCH_TRAINER_STEPS ?? 30);
@@ -44,7 +44,7 @@ async function call(host: Host, name: string, input: unknown): Promise<Record<st
 }
 
 /** Runs a command, calling `onLine` with each stdout line and the time it came; resolves on exit. */
-function run(command: string, args: string[], cwd: string, onLine: (line: string, at: number, child: ChildProcess) => void, env: Record<string, string> = {}): Promise<number> {
+function run(command: string, args: string[], cwd: string, onLine: (line: string, at: number, child: ChildProcess) => void, env: Readonly<Record<string, string>> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     createInterface({ input: child.stdout }).on('line', (line) => onLine(line, performance.now(), child));
@@ -60,10 +60,10 @@ async function baseline(): Promise<Baseline> {
   let result: Baseline | undefined;
   const script = join(__dirname, 'trainer_baseline.py');
   const args = [script, '--steps', String(STEPS), '--batch', String(BATCH), '--threads', String(THREADS), '--requests', String(REQUESTS), '--tokens', String(MAX_TOKENS)];
-  // The thread pools as the trainer's jobs have them (prepare.ts, serve.ts), so both sides run alike.
+  // The thread pools as the trainer's jobs have them, so both sides run alike.
   const code = await run(PYTHON, args, dirname(script), (line) => {
     if (line.startsWith('{')) result = JSON.parse(line) as Baseline;
-  }, { OMP_NUM_THREADS: String(THREADS), OPENBLAS_NUM_THREADS: String(THREADS) });
+  }, threadEnv(THREADS));
   if (code !== 0 || !result) throw new Error(`trainer_baseline.py exited ${code}`);
   return result;
 }
@@ -94,14 +94,14 @@ async function main(): Promise<void> {
     // 2. Training steps per second (the baseline first, for both training and serving).
     const base = await baseline();
     const { roundId } = (await call(host, 'trainer_plan_round', { name: 'bench', datasetId, settings: { steps: STEPS, batch: BATCH, lr: 0.003, threads: THREADS } })) as { roundId: string };
-    const job = (await call(host, 'trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string };
+    const job = (await call(host, 'trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string; env: Record<string, string> };
     let t0 = 0;
     let t1 = 0;
     const wall = performance.now();
     const code = await run(job.command, job.args, join(host.workspaceDir, job.cwd), (line, at) => {
       if (line.includes('"event": "start"')) t0 = at;
       if (line.includes('"event": "done"')) t1 = at;
-    });
+    }, job.env);
     if (code !== 0 || t1 === 0) throw new Error(`train.py exited ${code}`);
     const trainS = (t1 - t0) / 1000;
     const steps = STEPS / trainS;
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
           child.kill('SIGTERM');
         }
       })();
-    });
+    }, threadEnv(THREADS));
     const tokens = figures.reduce((a, f) => a + f.tokens, 0);
     const ms = figures.reduce((a, f) => a + f.ms, 0);
     const served = (tokens / ms) * 1000;

@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from model import mix_copy
+from model import COPY_CONTEXT, copy_parts, mix_copy
 
 
 def _block_step(block, x, cache):
@@ -33,18 +33,19 @@ def _block_step(block, x, cache):
     return x + block.mlp(block.ln2(x))
 
 
-def _forward(model, ids, start, caches):
+def _forward(model, ids, start, caches, window):
     """Next-byte log-probabilities after ids, the window's new positions from start. caches[i] holds
-    block i's keys and values; caches[-1] also the final hidden states ("h") and bytes ("ids") of the
-    whole window, which the pointer head reads."""
+    block i's keys and values; window the pointer head's: the window's bytes and key sources."""
     x = model.tok(torch.tensor([ids])) + model.pos(torch.arange(start, start + len(ids)))
     for block, cache in zip(model.blocks, caches):
         x = _block_step(block, x, cache)
     h = model.ln(x)
-    top = caches[-1]
-    top["h"] = h if top.get("h") is None else torch.cat([top["h"], h], dim=1)
-    top["ids"] = list(ids) if top.get("ids") is None else top["ids"] + list(ids)
-    return mix_copy(model, top["h"], torch.tensor([top["ids"]]), model.head(h[:, -1:]), 1)[0, -1]
+    window["ids"] += ids
+    idx = torch.tensor([window["ids"]])
+    # A new position's features need only the two bytes before it.
+    query, key = copy_parts(model, h, idx[:, -(len(ids) + COPY_CONTEXT - 1):], len(ids))
+    window["keys"] = key if window["keys"] is None else torch.cat([window["keys"], key], dim=1)
+    return mix_copy(model, h[:, -1:], query[:, -1:], window["keys"], idx, model.head(h[:, -1:]))[0, -1]
 
 
 @torch.no_grad()
@@ -56,8 +57,8 @@ def greedy(model, prompt_ids, max_tokens, stop, slack=64):
 
     def prefill():
         window = ids[-(context - slack):] if len(ids) > context - slack else ids
-        caches = [{"k": None, "v": None} for _ in model.blocks]
-        return caches, len(window), _forward(model, window, 0, caches)
+        caches = ([{"k": None, "v": None} for _ in model.blocks], {"ids": [], "keys": None})
+        return caches, len(window), _forward(model, list(window), 0, *caches)
 
     if not ids:
         raise ValueError("an empty prompt")
@@ -72,7 +73,7 @@ def greedy(model, prompt_ids, max_tokens, stop, slack=64):
         if length >= context:
             caches, length, logprobs = prefill()
         else:
-            logprobs = _forward(model, [nxt], length, caches)
+            logprobs = _forward(model, [nxt], length, *caches)
             length += 1
     return bytes(out), False
 

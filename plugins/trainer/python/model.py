@@ -82,31 +82,40 @@ class GPT(nn.Module):
         for block in self.blocks:
             x = block(x)
         h = self.ln(x)
-        return mix_copy(self, h, idx, self.head(h), t)
+        query, keys = copy_parts(self, h, idx, t)
+        return mix_copy(self, h, query, keys, idx, self.head(h))
 
 
-def copy_features(model, idx):
-    """(b, t, COPY_CONTEXT * COPY_DIM): the embeddings of bytes t, t-1, t-2 (0 before the start)."""
+def copy_parts(model, h, idx, t):
+    """The pointer's query and key source at the last t positions of a window whose bytes are idx.
+
+    Position p's query holds its hidden state and the embeddings of bytes p, p-1, p-2 (0 before the
+    window's start); its key source is the same pair, and is the key of position p + 1: what preceded
+    that byte. Each depends on its own position alone, so decoding computes them once per byte.
+    """
+    d = h.shape[-1]
     shifted = [idx] + [F.pad(idx, (s, 0))[:, : idx.shape[1]] for s in range(1, COPY_CONTEXT)]
-    return torch.cat([model.copy_emb(z) for z in shifted], dim=-1)
+    feats = torch.cat([model.copy_emb(z[:, -t:]) for z in shifted], dim=-1)
+    scale = model.copy_scale.repeat_interleave(COPY_DIM)
+    query = torch.cat([model.copy_q(h) / math.sqrt(d), feats * scale], dim=-1)
+    key = torch.cat([model.copy_k(h), feats], dim=-1)
+    return query, key
 
 
-def mix_copy(model, h_all, idx_all, logits, t):
-    """The pointer (copy) head over the last t positions: g * softmax(logits) + (1 - g) * pointer.
+def mix_copy(model, h, query, keys, idx_all, logits):
+    """Next-byte log-probabilities at the last t positions: g * softmax(logits) + (1 - g) * pointer.
 
     The pointer is an induction head built in: position p's query meets key j (1 <= j <= p) made from
     what preceded byte j, both as the hidden state at j - 1 and as the embeddings of the three bytes
     before j, matched against p's last three bytes; the attention's mass lands on byte j itself. So
     after "...5ah" it points at whatever followed "5ah" earlier in the context. The network learns
     when to copy (the gate g) and where (query and key on hidden states, the per-byte scales).
+    h, query: (b, t, .) for the last t positions; keys: the key sources of every position of the
+    window (b, total, .); idx_all: the window's bytes (b, total).
     """
-    b, total, d = h_all.shape
-    h = h_all[:, total - t:]
-    feats = copy_features(model, idx_all)
-    scale = model.copy_scale.repeat_interleave(COPY_DIM)
-    q = torch.cat([model.copy_q(h) / math.sqrt(d), feats[:, total - t:] * scale], dim=-1)
-    k = torch.cat([model.copy_k(h_all[:, :-1]), feats[:, :-1]], dim=-1)  # key j from position j - 1
-    att = q @ k.transpose(-2, -1)
+    b, t, _ = h.shape
+    total = idx_all.shape[1]
+    att = query @ keys[:, :-1].transpose(-2, -1)  # key j is position j - 1's key source
     rows = torch.arange(total - t, total).unsqueeze(1)
     cols = torch.arange(1, total).unsqueeze(0)
     att = att.masked_fill(cols > rows, float("-inf"))

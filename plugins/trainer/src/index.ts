@@ -30,5 +30,5 @@ export { tokenShare } from './token-share';
 export { generate, RANGES, FAMILIES, FAMILY_TOOL, type Family, type FamilyTask } from './family/families';
 export { FAMILY_TOOLS } from './family/catalog';
 export { renderSample } from './chat-template';
-export { PYTHON, trainScript, serveScript } from './training/script';
+export { PYTHON, trainScript, serveScript, threadEnv } from './training/script';
 export { familySuite, familyInstances, familySuiteTask, familyOfTask, writeFamilyScripts, FAMILY_SUITE } from './suite';

@@ -8,7 +8,7 @@ import { trainerError } from '../errors';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import { multiplierOf, type DatasetContent } from '../kinds/dataset-kind';
 import type { RoundContent } from '../kinds/round-kind';
-import { PYTHON, trainScript } from './script';
+import { PYTHON, threadEnv, trainScript } from './script';
 import { readOfKind } from '../read-of-kind';
 
 /** Why a checkpoint file would not load as the checkpoint it claims to be, or undefined. */
@@ -75,8 +75,5 @@ export async function prepareRound(resources: ResourceApi, workspaceDir: string,
       log_every: Math.max(1, Math.min(10, Math.floor(steps / 10))),
     },
   });
-  // torch's own threads are set by train.py; Debian's torch also runs OpenBLAS's and OpenMP's pools,
-  // which take every core unless told, so `threads` holds only with both set in the job's environment.
-  const threads = String(round.settings.threads);
-  return { command: PYTHON, args: [trainScript(), '--config', 'config.json'], cwd: dir, name: `train ${round.name}`, env: { OMP_NUM_THREADS: threads, OPENBLAS_NUM_THREADS: threads } };
+  return { command: PYTHON, args: [trainScript(), '--config', 'config.json'], cwd: dir, name: `train ${round.name}`, env: threadEnv(round.settings.threads) };
 }

@@ -4,7 +4,7 @@ import type { ResourceApi } from '@cowork/host';
 import { trainerError } from '../errors';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import type { JobSpec } from './prepare';
-import { PYTHON, serveScript } from './script';
+import { PYTHON, serveScript, threadEnv } from './script';
 import { readOfKind } from '../read-of-kind';
 
 export interface ServeOptions {
@@ -34,8 +34,7 @@ export async function serveCheckpoint(resources: ResourceApi, workspaceDir: stri
   const args = [serveScript(), '--checkpoint', file, '--sha256', checkpoint.hash, '--port', String(port), '--model-name', model];
   if (options.maxTokens !== undefined) args.push('--max-tokens', String(options.maxTokens));
   return {
-    // One thread, as serve.py's --threads says: without these OpenBLAS and OpenMP would take every core.
-    job: { command: PYTHON, args, cwd: join('trainer', 'checkpoints'), name: `serve ${checkpointId}`, env: { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } },
+    job: { command: PYTHON, args, cwd: join('trainer', 'checkpoints'), name: `serve ${checkpointId}`, env: threadEnv(1) }, // serve.py's one thread
     baseUrl: `http://127.0.0.1:${port}/v1`,
     model,
   };
