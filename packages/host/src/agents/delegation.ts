@@ -17,6 +17,7 @@ import { RESOURCE_WRITE_TOOLS, resourceTools } from './resource-tools';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult } from './runtime-types';
 import { skillCatalog } from './skills';
 import { subagentTools } from './subagent-tools';
+import type { ToolHostApi } from '../plugins/types';
 
 const DEFAULT_SUBAGENT_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_BACKGROUND_CHARS = 4000;
@@ -32,7 +33,8 @@ export interface DelegationDeps {
   readonly closing: AbortSignal;
   emit(event: RuntimeEvent): void;
   taskAssignments(taskId: string): AssignmentState[];
-  toolHost(): { workspaceDir: string; resources: HostServices['resources'] };
+  /** The host a tool handler gets when acting for this agent, scoped to its grants. */
+  toolHost(taskId: string, agentId: string, grants: Grants | 'all'): ToolHostApi;
   wakeDeps(): WakeDeps;
 }
 
@@ -155,6 +157,7 @@ export class Delegation {
     const { taskId, agentId } = assignment;
     const operator = `agent:${agentId}` as Operator;
     const grants = new Grants(assignment.grants);
+    const toolHost = this.deps.toolHost(taskId, agentId, grants);
     const pluginTools = this.deps.host.registry.tools();
     const granted = pluginTools.filter((t) => {
       const kinds = this.deps.host.registry.plugins().find((p) => p.name === t.plugin)?.kinds.map((k) => k.name) ?? [];
@@ -162,8 +165,8 @@ export class Delegation {
     });
     const tools: AgentTool[] = [
       ...subagentTools({ taskId, agentId, inbox: this.deps.inbox, workspaceDir: this.deps.host.workspaceDir, peers: () => this.deps.taskAssignments(taskId).map((a) => a.agentId).filter((id) => id !== agentId) }),
-      ...resourceTools(this.deps.host.resources, operator, grants),
-      ...granted.map((t) => pluginAgentTool(t, operator, this.deps.toolHost())),
+      ...resourceTools(toolHost.resources, operator, grants),
+      ...granted.map((t) => pluginAgentTool(t, operator, toolHost)),
     ];
     const denied = new Set(pluginTools.filter((t) => !granted.includes(t)).map((t) => t.tool.name));
     // Main's own tools and direct writes are never a subagent's: it proposes drafts instead.

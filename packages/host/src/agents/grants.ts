@@ -48,6 +48,11 @@ export class Grants {
     );
   }
 
+  /** May the holder do `access` on every resource of a kind (a kind-wide grant, as creating needs)? */
+  allowsKind(access: ResourceAccess, kind: string): boolean {
+    return this.resources.some((g) => g.kind === kind && RANK[g.access] >= RANK[access]);
+  }
+
   /**
    * Does the grant cover a plugin tool? The tool must be granted by name; reading is implied by
    * that, but a tool that drafts, proposes or commits also needs that access on its kinds.

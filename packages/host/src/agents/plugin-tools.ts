@@ -1,11 +1,11 @@
 import type { RegisteredTool } from '../plugins/registry';
 import { callPlugin } from '../plugins/registry';
-import type { ResourceApi } from '../plugins/resource-api';
+import type { ToolHostApi } from '../plugins/types';
 import type { Json, Operator } from '../store/records';
 import type { AgentTool } from './agent-tool';
 
-/** A plugin's tool as the agent loop runs it, acting for `operator`. */
-export function pluginAgentTool(registered: RegisteredTool, operator: Operator, host: { workspaceDir: string; resources: ResourceApi }): AgentTool {
+/** A plugin's tool as the agent loop runs it, acting for `operator` with `host` scoped to its grants. */
+export function pluginAgentTool(registered: RegisteredTool, operator: Operator, host: ToolHostApi): AgentTool {
   const { tool, plugin } = registered;
   return {
     spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },

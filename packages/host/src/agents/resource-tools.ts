@@ -1,6 +1,4 @@
 import { asJson } from '../util/json';
-import { CoworkError } from '../errors';
-import type { ResourceAccess } from '../plugins/types';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Json, Operator } from '../store/records';
 import type { AgentTool } from './agent-tool';
@@ -11,27 +9,19 @@ export const RESOURCE_WRITE_TOOLS = ['commit_resource', 'create_resource'] as co
 
 /**
  * The resource protocol as agent tools. Main holds every access; a subagent only what its grants
- * allow (read, draft, propose): it never commits directly, it proposes a candidate for Main.
+ * allow (read, draft, propose): it never commits directly, it proposes a candidate for Main. The
+ * grants are enforced by `resources` (the agent's scoped API); here they only choose the tools.
  */
 export function resourceTools(resources: ResourceApi, operator: Operator, grants: Grants | 'all'): AgentTool[] {
-  const check = async (resourceId: string, access: ResourceAccess): Promise<void> => {
-    if (grants === 'all') return;
-    const resource = await resources.get(resourceId);
-    if (!grants.allows(access, resource)) {
-      throw new CoworkError('permission_denied', `${operator} may not ${access} resource ${resourceId}`, { resourceId, access });
-    }
-  };
   const tools: AgentTool[] = [
     tool('read_resource', 'Read a resource: its revision, a summary, and what others changed since a revision you saw.', {
       resourceId: { type: 'string' },
       sinceRevision: { type: 'integer', minimum: 0, description: 'The revision you last saw; changes by others after it are listed.' },
     }, ['resourceId'], async (input) => {
-      await check(str(input, 'resourceId'), 'read');
       const view = await resources.viewFor(str(input, 'resourceId'), { operator, sinceRevision: num(input, 'sinceRevision') ?? 0 });
       return { id: view.resource.id, kind: view.resource.kind, revision: view.resource.revision, summary: view.summary, content: view.resource.content, changesByOthers: asJson(view.changesByOthers), selections: asJson(view.selections) };
     }),
     tool('create_draft', 'Start a private draft of a resource; only you can see it until you propose it.', { resourceId: { type: 'string' } }, ['resourceId'], async (input) => {
-      await check(str(input, 'resourceId'), 'draft');
       const draft = await resources.createDraft(str(input, 'resourceId'), operator);
       return { draftId: draft.id, baseRevision: draft.baseRevision };
     }),
@@ -40,9 +30,7 @@ export function resourceTools(resources: ResourceApi, operator: Operator, grants
       return { draftId: draft.id, ops: draft.ops.length, content: draft.content };
     }),
     tool('propose_draft', 'Propose your draft to Main as a candidate change.', { draftId: { type: 'string' } }, ['draftId'], async (input) => {
-      const draft = await resources.readDraft(str(input, 'draftId'), operator);
-      await check(draft.resourceId, 'propose');
-      const candidate = await resources.proposeDraft(draft.id, operator);
+      const candidate = await resources.proposeDraft(str(input, 'draftId'), operator);
       return { candidateId: candidate.id, baseRevision: candidate.baseRevision, ops: candidate.ops.length };
     }),
   ];

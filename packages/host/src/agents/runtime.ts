@@ -15,6 +15,9 @@ import { waitForWake, type WakeDeps } from './parking';
 import { pluginAgentTool } from './plugin-tools';
 import { MAIN_INSTRUCTIONS } from './prompts';
 import { resourceTools } from './resource-tools';
+import { scopedResources, type AccessDenial } from './scoped-resources';
+import type { Grants } from './grants';
+import type { ToolHostApi } from '../plugins/types';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult, TaskRunResult } from './runtime-types';
 import { ensureTaskFolders, taskPaths } from './task-files';
 
@@ -50,7 +53,7 @@ export class AgentRuntime {
       closing: this.closing.signal,
       emit: (event) => this.emit(event),
       taskAssignments: (taskId) => this.taskAssignments(taskId),
-      toolHost: () => this.toolHost(),
+      toolHost: (taskId, agentId, grants) => this.toolHost(taskId, agentId, grants),
       wakeDeps: () => this.wakeDeps(),
     });
   }
@@ -232,7 +235,7 @@ export class AgentRuntime {
         },
       }),
       ...resourceTools(this.host.resources, operator, 'all'),
-      ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost())),
+      ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'))),
     ];
     const maxTokens = this.requireTask(taskId).maxTokens ?? this.options.taskMaxTokens;
     return new AgentLoop({
@@ -290,8 +293,13 @@ export class AgentRuntime {
     return this.taskAssignments(taskId).filter((a) => !TERMINAL.has(a.status));
   }
 
-  private toolHost(): { workspaceDir: string; resources: HostServices['resources'] } {
-    return { workspaceDir: this.host.workspaceDir, resources: this.host.resources };
+  /** What a tool handler acting for an agent gets: the resource API scoped to the agent's grants. */
+  private toolHost(taskId: string, agentId: string, grants: Grants | 'all'): ToolHostApi {
+    const operator = `agent:${agentId}` as Operator;
+    const onDenied = async (denial: AccessDenial): Promise<void> => {
+      await this.host.coordinator.record({ type: 'access.denied', data: { taskId, agentId, ...denial } });
+    };
+    return { workspaceDir: this.host.workspaceDir, resources: scopedResources(this.host.resources, { operator, grants, onDenied }) };
   }
 
   private wakeDeps(): WakeDeps {

@@ -53,6 +53,19 @@ export const COORDINATOR_EVENTS = {
     { messageId: Id, taskId: Id, from: Id, to: Id, body: Type.String({ maxLength: 1_000_000 }) },
     { additionalProperties: false },
   ),
+  /** A tool tried to reach past its agent's grants and was refused (the attempt is kept for people to see). */
+  'access.denied': Type.Object(
+    {
+      taskId: Id,
+      agentId: Id,
+      operator: Type.String(),
+      access: Type.String(),
+      action: Type.String(),
+      resourceId: Type.Optional(Id),
+      kind: Type.Optional(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TSchema>;
 
 export type CoordinatorEventType = keyof typeof COORDINATOR_EVENTS;
