@@ -66,6 +66,7 @@ export { CoworkError, isCoworkError, ERROR_CODES, type ErrorCode } from './error
 export { lineDiff } from './util/line-diff';
 export { jsonEqual } from './util/json';
 export { writeFileAtomic, writeJsonAtomic } from './util/atomic-file';
+export { containedPath, containedRelative, checkPathText, openContained, resolveInWorkspace, isInside, MAX_PATH_BYTES, type PathOptions, type PathRefusal } from './util/paths';
 export { killJobProcesses, type JobProcesses } from './util/kill-jobs';
 export { processAlive } from './util/process-identity';
 export { seededRandom } from './util/random';

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file';
+import { containedPath, openContained } from '../util/paths';
 import type { AgentTool } from './agent-tool';
 import { defineAgentTool } from './resource-tools';
 import type { TaskPaths } from './task-files';
@@ -10,17 +11,27 @@ import type { TaskPaths } from './task-files';
  * compaction and restarts.
  */
 export function readMemory(paths: TaskPaths): string | null {
+  let fd: number;
   try {
-    return readFileSync(paths.memory, 'utf8');
+    // Opened inside the task's folder (util/paths openContained): a memory.md that is a symlink out of it is not read.
+    fd = openContained(paths.root, 'memory.md', 'memory').fd;
   } catch {
     return null;
+  }
+  try {
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** Replaces memory.md atomically: a crash leaves the old or the new file. */
 export function writeMemory(paths: TaskPaths, text: string): void {
   mkdirSync(paths.root, { recursive: true });
-  writeFileAtomic(paths.memory, text);
+  // The rename replaces a symlink at memory.md rather than writing through it; the check refuses one anyway.
+  writeFileAtomic(containedPath(paths.root, 'memory.md', 'memory'), text);
 }
 
 /** The `update_memory` tool: replaces memory.md. */

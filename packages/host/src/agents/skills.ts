@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { openContained, resolveInWorkspace } from '../util/paths';
 
 /**
  * Skills are markdown files in `<workspace>/skills/`. Each starts with a small front matter:
@@ -26,20 +27,41 @@ export function skillsDir(workspaceDir: string): string {
 export function listSkills(workspaceDir: string): SkillEntry[] {
   let files: string[];
   try {
-    files = readdirSync(skillsDir(workspaceDir)).filter((f) => f.endsWith('.md'));
+    // The folder and each file go through the one containment check (util/paths): a skill that is a
+    // symlink out of the workspace (or a skills folder that is one) is skipped, never read.
+    files = readdirSync(resolveInWorkspace(workspaceDir, 'skills', 'skills')).filter((f) => f.endsWith('.md'));
   } catch {
     return [];
   }
-  return files.sort().map((file) => {
-    const path = join(skillsDir(workspaceDir), file);
-    const { meta } = parseSkill(readFileSync(path, 'utf8'));
-    return { name: meta.name ?? basename(file, '.md'), description: meta.description ?? '', file: path };
-  });
+  const skills: SkillEntry[] = [];
+  for (const file of files.sort()) {
+    const text = readSkillFile(workspaceDir, file);
+    if (text === undefined) continue;
+    const { meta } = parseSkill(text);
+    skills.push({ name: meta.name ?? basename(file, '.md'), description: meta.description ?? '', file: join(skillsDir(workspaceDir), file) });
+  }
+  return skills;
 }
 
 export function loadSkill(workspaceDir: string, name: string): string | undefined {
   const entry = listSkills(workspaceDir).find((s) => s.name === name);
-  return entry && parseSkill(readFileSync(entry.file, 'utf8')).body;
+  const text = entry && readSkillFile(workspaceDir, basename(entry.file));
+  return text === undefined ? undefined : parseSkill(text).body;
+}
+
+/** A skill file's text, opened inside the workspace (see openContained), or undefined when it is refused or unreadable. */
+function readSkillFile(workspaceDir: string, file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openContained(workspaceDir, `skills/${file}`, 'skill', { baseName: 'the workspace', outsideReason: 'outside_workspace' }).fd;
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function skillCatalog(workspaceDir: string): string {

@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { CoworkError } from '../errors';
+import { checkPathText, resolveInWorkspace } from '../util/paths';
 
 /**
  * A task's folders on disk: working materials, run records and published artifacts live in
@@ -13,8 +15,16 @@ export interface TaskPaths {
   readonly artifacts: string;
 }
 
+/**
+ * The task's folders: `tasks/<taskId>` through the one containment check (util/paths), so a task id
+ * that is not one plain name, or a `tasks/` folder that is a symlink out of the workspace, is refused.
+ */
 export function taskPaths(workspaceDir: string, taskId: string): TaskPaths {
-  const root = join(workspaceDir, 'tasks', taskId);
+  const id = checkPathText(taskId, 'taskId');
+  if (id.includes('/') || id === '.' || id === '..') {
+    throw new CoworkError('invalid_input', `task id ${JSON.stringify(id)} must be one plain name`, { field: 'taskId', reason: 'not_a_name' });
+  }
+  const root = resolveInWorkspace(workspaceDir, `tasks/${id}`, 'taskId');
   return {
     root,
     memory: join(root, 'memory.md'),

@@ -1,7 +1,7 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { CoworkError } from '../errors';
-import { isInside } from '../util/paths';
+import { resolveInWorkspace } from '../util/paths';
 
 /** What a caller asks to run. */
 export interface StartJobInput {
@@ -51,21 +51,15 @@ export function checkJobInput(workspaceDir: string, input: StartJobInput): Check
 }
 
 function checkCwd(workspaceDir: string, given: string): string {
-  if (typeof given !== 'string' || given.includes('\0')) throw invalid('cwd', 'cwd must be a path');
-  const root = realpathSync(workspaceDir);
-  let cwd: string;
+  // The one containment check (util/paths): refuses malformed text and anything whose real path leaves the workspace.
+  const cwd = resolveInWorkspace(workspaceDir, given, 'cwd');
+  let stats;
   try {
-    cwd = realpathSync(resolve(root, given));
+    stats = statSync(cwd);
   } catch {
     throw invalid('cwd', `working directory ${JSON.stringify(given)} does not exist`, { reason: 'missing' });
   }
-  if (!isInside(root, cwd)) {
-    throw invalid('cwd', `working directory ${JSON.stringify(given)} is outside the workspace ${root}`, {
-      reason: 'outside_workspace',
-      workspaceDir: root,
-    });
-  }
-  if (!statSync(cwd).isDirectory()) throw invalid('cwd', `${JSON.stringify(given)} is not a directory`, { reason: 'not_a_directory' });
+  if (!stats.isDirectory()) throw invalid('cwd', `${JSON.stringify(given)} is not a directory`, { reason: 'not_a_directory' });
   return cwd;
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { CoworkError } from '../errors';
 import { readJsonFile, writeJsonAtomic } from '../util/atomic-file';
 import { isPlainObject } from '../util/json';
+import { checkPathText } from '../util/paths';
 
 /**
  * `<workspace>/mcp.json`: the MCP servers mounted in a workspace, in the format other MCP clients
@@ -66,6 +67,7 @@ export function checkServer(name: string, value: unknown): string[] {
     if (typeof entry.command !== 'string' || entry.command.trim() === '') problems.push(`${at}: "command" must be a non-empty string`);
     if (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string'))) problems.push(`${at}: "args" must be an array of strings`);
     if (entry.cwd !== undefined && typeof entry.cwd !== 'string') problems.push(`${at}: "cwd" must be a string`);
+    else if (entry.cwd !== undefined) problems.push(...cwdProblems(entry.cwd, at));
     problems.push(...checkStringMap(entry.env, `${at}: "env"`));
   } else {
     if (typeof entry.url !== 'string' || !isHttpUrl(entry.url)) problems.push(`${at}: "url" must be an http(s) URL`);
@@ -146,6 +148,20 @@ export function redacted(server: McpServerConfig): Record<string, unknown> {
   return isHttpConfig(server)
     ? { ...server, headers: mask(server.headers) }
     : { ...server, env: mask((server as StdioServerConfig).env) };
+}
+
+/**
+ * A stdio server's working folder is the person's choice (its command is anyway), so it is not held
+ * inside the workspace; its text still goes through the one path check (util/paths): no NUL, no
+ * over-long path, no look-alike dots.
+ */
+function cwdProblems(cwd: string, at: string): string[] {
+  try {
+    checkPathText(cwd, 'cwd');
+    return [];
+  } catch (error) {
+    return [`${at}: "cwd" ${String((error as { details?: { reason?: unknown } }).details?.reason ?? 'is not a usable path')}`];
+  }
 }
 
 function invalidConfig(path: string, problems: string[]): CoworkError {

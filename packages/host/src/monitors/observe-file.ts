@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
-import { isInside } from '../util/paths';
+import { closeSync, createReadStream, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { isCoworkError } from '../errors';
+import { openContained } from '../util/paths';
 import type { Json } from '../store/records';
 import { sha256Hex } from './hash';
 import type { Observer } from './observer';
@@ -43,16 +44,26 @@ export function fileObserver(target: { path: string }, workspaceDir: string): Ob
 }
 
 async function hashFile(path: string, workspaceDir: string, size: number): Promise<Json> {
+  let fd: number;
   try {
-    // A symlink may point out of the workspace after the monitor was created.
-    if (!isInside(realpathSync(workspaceDir), realpathSync(path))) return { exists: true, error: 'outside_workspace' };
+    // A symlink may point out of the workspace after the monitor was created: the file is checked
+    // again and opened without following a last symlink, and the open descriptor's real path is
+    // checked too, so a swap between the check and the read is caught (util/paths openContained).
+    fd = resolveOpen(path, workspaceDir);
+  } catch (error) {
+    if (isCoworkError(error)) return { exists: true, error: 'outside_workspace' };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { exists: true, error: 'outside_workspace' };
+    return code === 'ENOENT' ? { exists: false } : { exists: true, error: code ?? 'read_failed' };
+  }
+  try {
     if (size <= READ_WHOLE_BYTES) {
-      const bytes = readFileSync(path);
+      const bytes = readFileSync(fd);
       return { exists: true, size: bytes.length, sha256: sha256Hex(bytes) };
     }
     const hash = createHash('sha256');
     let bytes = 0;
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream('', { fd, autoClose: false }) as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       hash.update(chunk);
     }
@@ -60,5 +71,11 @@ async function hashFile(path: string, workspaceDir: string, size: number): Promi
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? { exists: false } : { exists: true, error: code ?? 'read_failed' };
+  } finally {
+    closeSync(fd);
   }
+}
+
+function resolveOpen(path: string, workspaceDir: string): number {
+  return openContained(workspaceDir, path, 'path', { baseName: 'the workspace', outsideReason: 'outside_workspace' }).fd;
 }

@@ -5,6 +5,7 @@ import { CoworkError } from '../errors';
 import { callPluginAsync, type PluginRegistry } from '../plugins/registry';
 import type { Operator, ResourceRecord } from '../store/records';
 import type { ResourceApi } from '../plugins/resource-api';
+import { checkPathText } from '../util/paths';
 
 export interface ImportRequest {
   readonly kind: string;
@@ -41,6 +42,7 @@ export class ImportService {
   async importFile(request: ImportRequest): Promise<ResourceRecord> {
     const registered = this.registry.kind(String(request?.kind));
     const imports = registered.kind.imports ?? {};
+    if (request.fileName !== undefined) checkFileName(request.fileName);
     const format = request.format ?? formatOfFileName(imports, request.fileName);
     const importer = format !== undefined && Object.prototype.hasOwnProperty.call(imports, format) ? imports[format] : undefined;
     if (!importer) {
@@ -65,6 +67,14 @@ export class ImportService {
     } finally {
       rmSync(workDir, { recursive: true, force: true });
     }
+  }
+}
+
+/** The name a file was brought under is a name, never a path: importers may write it into their work folder. */
+function checkFileName(fileName: unknown): void {
+  const name = checkPathText(fileName, 'fileName');
+  if (name.includes('/') || name === '.' || name === '..') {
+    throw new CoworkError('invalid_input', `fileName ${JSON.stringify(name)} must be a file's name, not a path`, { field: 'fileName', reason: 'not_a_name' });
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -15,7 +15,8 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 /** Writes `text` so that `path` holds either the old file or the whole new one, durably (temp file, fsync, rename, fsync of the directory). */
 export function writeFileAtomic(path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`; // per process: two writers never share a half-written temp file
-  const fd = openSync(temp, 'w');
+  // O_NOFOLLOW: a symlink planted at the temp name is refused (ELOOP), never written through.
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666);
   try {
     writeSync(fd, text);
     fsyncSync(fd);

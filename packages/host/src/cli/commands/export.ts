@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkPathText, containedPath } from '../../util/paths';
 import { leaf } from '../command';
 import { parseRevisionOption } from '../values';
 
@@ -22,7 +23,10 @@ export const exportCommand = leaf({
     const revisionText = args.option('revision');
     const revision = revisionText === undefined ? undefined : parseRevisionOption('revision', revisionText);
     const result = await withHost((host) => host.exports.export(id, format, { revision }));
-    const path = resolve(io.cwd, args.option('out') ?? result.fileName);
+    // --out is the person's own choice (anywhere they can write), checked as text; the default name
+    // comes from the host and the plugin's extension, so it must stay in the current directory.
+    const given = args.option('out');
+    const path = given === undefined ? containedPath(io.cwd, result.fileName, 'fileName', { baseName: 'the current directory' }) : resolve(io.cwd, checkPathText(given, 'out'));
     writeFileSync(path, result.data);
     out.result({ path, bytes: result.data.byteLength, mediaType: result.mediaType, revision: result.revision }, (r) => [
       `wrote ${r.path} (${r.bytes} bytes, ${r.mediaType}) from revision ${r.revision}`,

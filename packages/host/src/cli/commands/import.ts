@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { CoworkError } from '../../errors';
 import { MAX_IMPORT_BYTES } from '../../resources/import-service';
+import { checkPathText } from '../../util/paths';
 import { leaf } from '../command';
 import { defaultOperator, operatorOption } from '../values';
 
@@ -19,7 +20,8 @@ export const importCommand = leaf({
     operator: { value: 'OP', description: 'who acts: "human:<name>" or "agent:<id>" (default human:$USER, or human:cli)' },
   },
   async run(args, { io, out, withHost }) {
-    const path = resolve(io.cwd, args.positional('FILE'));
+    // A person may import from anywhere they can read; the text still goes through the one path check (NUL, length, look-alikes).
+    const path = resolve(io.cwd, checkPathText(args.positional('FILE'), 'FILE'));
     const kind = args.required('kind');
     const format = args.option('format');
     const given = args.option('operator');

@@ -5,6 +5,7 @@ import { CoworkError } from '../../errors';
 import { sameSecret } from '../auth';
 import type { ServerContext } from '../context';
 import { Id } from '../schemas';
+import { containedRelative } from '../../util/paths';
 
 const AppParams = Type.Object({ id: Id, '*': Type.String({ maxLength: 1024 }) });
 type AppParams = Static<typeof AppParams>;
@@ -80,12 +81,16 @@ async function sendAppFile(ctx: ServerContext, reply: FastifyReply, id: string, 
   return reply.header('content-type', file.mediaType).header('x-cowork-revision', String(revision)).send(typeof file.data === 'string' ? file.data : Buffer.from(file.data));
 }
 
-/** The requested file's path inside the app: decoded segments, `index.html` for a directory, no `..`. */
+/**
+ * The requested file's path inside the app: decoded segments, `index.html` for a directory, no `..`.
+ * The path goes through the one containment check (util/paths containedRelative) as a URL path, so
+ * a NUL, a backslash, a look-alike dot or percent-encoding left after decoding (`%2e%2e`) is refused.
+ */
 export function appPath(raw: string): string {
   const segments = raw.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..' || s.includes('\\') || s.includes('\0'))) {
-    throw new CoworkError('invalid_input', 'an app path may not leave the app (no .. segments)');
+    throw new CoworkError('invalid_input', 'an app path may not leave the app (no .. segments)', { field: 'path', reason: 'outside_base' });
   }
-  const path = segments.join('/');
+  const path = segments.length === 0 ? '' : containedRelative(segments.join('/'), 'path', { url: true, baseName: 'the app' });
   return path === '' || raw.endsWith('/') ? (path === '' ? 'index.html' : `${path}/index.html`) : path;
 }
