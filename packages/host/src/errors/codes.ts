@@ -88,6 +88,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "The workspace database reported an error; check the disk and the workspace's cowork.db (the details carry SQLite's code).",
   },
+  store_io_error: {
+    status: 507,
+    retryable: false,
+    hint: "The disk is full or failed while the workspace was being written (details.sqliteCode or details.errno), so this write was not acknowledged. Disk full: free space, then retry. I/O error (a failed fsync): check the disk and restart the host; until then it refuses the workspace's reads and writes, and on restart SQLite recovers the database from its log, which may or may not keep the failed write, so re-read before retrying.",
+  },
   schema_too_new: {
     status: 500,
     retryable: false,

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import { join } from 'node:path';
 import { CoworkError } from '../errors';
@@ -31,17 +31,23 @@ export class LargeValues {
     const hash = Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
     const folder = join(this.dir, hash.slice(0, 2));
     const path = join(folder, hash);
-    mkdirSync(folder, { recursive: true });
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    const file = await open(temp, 'w');
     try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
+      mkdirSync(folder, { recursive: true });
+      const file = await open(temp, 'w');
+      try {
+        await file.writeFile(bytes);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temp, path);
+      await syncFolder(folder);
+    } catch (error) {
+      // A half-written temporary file would only hold on to the space a full disk needs back.
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw diskError(error, path);
     }
-    await rename(temp, path);
-    await syncFolder(folder);
     return `${REF_PREFIX}${hash}`;
   }
 
@@ -58,6 +64,15 @@ export class LargeValues {
 }
 
 const REF_PREFIX = '@value:';
+
+/** Errors that mean the disk is full or failing: the value was not kept, so nothing refers to it. */
+const DISK_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
+
+function diskError(error: unknown, path: string): unknown {
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof errno !== 'string' || !DISK_ERRNOS.has(errno)) return error;
+  return new CoworkError('store_io_error', `a large value could not be written to ${path} (${errno}); the write was not saved`, { errno }, { cause: error });
+}
 
 async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, 'r');

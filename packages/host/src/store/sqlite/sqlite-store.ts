@@ -48,6 +48,16 @@ export interface SqliteStoreOptions {
  * in one process (the holder's transaction body can never resume). So the connection's busy
  * timeout is 0 and a busy `BEGIN` is retried with a growing timer until `busyTimeoutMs`.
  */
+ *
+ * Disk faults answer `store_io_error`. A full disk (`SQLITE_FULL`) rolls the transaction back and
+ * leaves the store usable: once there is room again, the next write succeeds. An I/O error in a
+ * write transaction (`SQLITE_IOERR_*`, a failed fsync among them) fails the store instead: every
+ * later transaction, read or write, answers `store_io_error` until the host is reopened. After a
+ * failed fsync the kernel may have dropped the dirty pages and will not report it again
+ * ("fsyncgate"), so this connection's view of the files is no longer trusted; reopening makes
+ * SQLite recover from the WAL on disk. That recovery may bring back the one commit that failed
+ * (its frames reached the WAL, only the fsync failed), never one that was not attempted, and every
+ * acknowledged commit was fsynced before it was acknowledged.
 export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database;
@@ -58,6 +68,8 @@ export class SqliteStore implements Store {
   private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK', { run(): unknown }>;
   private closed = false;
 
+  /** The I/O error that failed the store (see the class comment); set once, never cleared. */
+  private failure: CoworkError | undefined;
   constructor(options: SqliteStoreOptions) {
     const synchronous = options.synchronous ?? 'FULL';
     // Checked at run time too: a mistyped mode from configuration must not silently weaken durability.
@@ -137,27 +149,53 @@ export class SqliteStore implements Store {
   private inTransaction<T>(begin: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED', fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
       if (this.closed) throw new CoworkError('store_failed', 'the store is closed');
-      await this.begin(begin);
+      if (this.failure) throw failedStoreError(this.failure);
+      const writing = begin === 'BEGIN IMMEDIATE';
       try {
-        const result = await fn(this.tx);
-        wrapSqliteErrors(() => this.control.COMMIT.run());
-        return result;
+        await this.begin(begin);
+        try {
+          const result = await fn(this.tx);
+          this.control.COMMIT.run();
+          return result;
+        } catch (error) {
+          if (this.db.inTransaction) this.rollback(error);
+          throw error;
+        }
       } catch (error) {
-        if (this.db.inTransaction) this.control.ROLLBACK.run();
-        throw isCoworkError(error) ? error : toStoreError(error);
+        const mapped = isCoworkError(error) ? error : toStoreError(error, writing);
+        if (writing && isCoworkError(mapped) && mapped.code === 'store_io_error' && String(mapped.details.sqliteCode).startsWith('SQLITE_IOERR')) {
+          this.fail(mapped);
+        }
+        throw mapped;
       }
     });
   }
 
   /** Starts a transaction, retrying on a timer while another connection holds the lock. */
   private async begin(statement: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED'): Promise<void> {
+  /** Rolls back after `cause` failed the transaction; a rollback that fails too fails the store. */
+  private rollback(cause: unknown): void {
+    try {
+      this.control.ROLLBACK.run();
+    } catch (error) {
+      const mapped = toStoreError(error, true);
+      this.fail(isCoworkError(mapped) ? mapped : new CoworkError('store_io_error', `rollback failed: ${String(error)}`, { sqliteCode: sqliteCode(cause) ?? null }, { cause: error }));
+    }
+  }
+
+  private fail(error: CoworkError): void {
+    if (this.failure) return;
+    this.failure = error;
+    process.stderr.write(`cowork: ${this.description}: ${error.message}; every further read and write answers store_io_error until the host is restarted\n`);
+  }
+
     const deadline = Date.now() + this.busyTimeoutMs;
     for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 50)) {
       try {
         this.control[statement].run();
         return;
       } catch (error) {
-        if (!isBusy(error) || Date.now() >= deadline) throw toStoreError(error);
+        if (!isBusy(error) || Date.now() >= deadline) throw toStoreError(error, statement === 'BEGIN IMMEDIATE');
       }
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
@@ -185,10 +223,33 @@ function wrapSqliteErrors<T>(fn: () => T): T {
   }
 }
 
-function toStoreError(error: unknown): unknown {
+/**
+ * A SQLite error as the host's coded error. Disk faults are `store_io_error`: a full disk, an I/O
+ * error, and, in a write transaction, a file SQLite could not open (a journal or WAL it could not
+ * create); outside one `SQLITE_CANTOPEN` is more likely a wrong path or permissions.
+ */
+function toStoreError(error: unknown, writing = false): unknown {
   const code = sqliteCode(error);
   if (code === undefined) return error;
-  const message = (error as { message?: unknown }).message;
-  const ours = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') ? 'store_busy' : 'store_failed';
-  return new CoworkError(ours, `database error: ${String(message)}`, { sqliteCode: code }, { cause: error });
+  const message = String((error as { message?: unknown }).message);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new CoworkError('store_busy', `database error: ${message}`, { sqliteCode: code }, { cause: error });
+  }
+  if (code.startsWith('SQLITE_FULL')) {
+    return new CoworkError('store_io_error', `the disk is full; the write failed and was rolled back (${message})`, { sqliteCode: code }, { cause: error });
+  }
+  if (code.startsWith('SQLITE_IOERR') || (writing && code.startsWith('SQLITE_CANTOPEN'))) {
+    const what = writing ? 'the write was not acknowledged; the store refuses further work until the host restarts' : 'the read failed';
+    return new CoworkError('store_io_error', `disk I/O error (${code}): ${what} (${message})`, { sqliteCode: code }, { cause: error });
+  }
+  return new CoworkError('store_failed', `database error: ${message}`, { sqliteCode: code }, { cause: error });
+}
+
+/** What every transaction on a failed store answers: the original fault, named again. */
+function failedStoreError(failure: CoworkError): CoworkError {
+  return new CoworkError(
+    'store_io_error',
+    `the store stopped after a failed write (${failure.message}); restart the host to recover the workspace from its log`,
+    { sqliteCode: failure.details.sqliteCode, storeFailed: true },
+  );
 }
