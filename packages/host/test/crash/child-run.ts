@@ -41,8 +41,9 @@ export class ChildRun {
   private exit: ChildExit | undefined;
   private readonly waiters: { count: number; resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  private constructor(workspaceDir: string, resourceId: string, tag: string) {
-    this.process = spawn(process.execPath, ['--import', 'tsx', CHILD_PATH, workspaceDir, resourceId, tag], {
+  private constructor(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[]) {
+    const argv = [...wrapper, process.execPath, '--import', 'tsx', CHILD_PATH, workspaceDir, resourceId, tag];
+    this.process = spawn(argv[0]!, argv.slice(1), {
       cwd: PACKAGE_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -70,9 +71,12 @@ export class ChildRun {
     });
   }
 
-  /** Starts the child; it loads its code, then waits for `go()` before it opens the workspace. */
-  static start(workspaceDir: string, resourceId: string, tag: string): ChildRun {
-    return new ChildRun(workspaceDir, resourceId, tag);
+  /**
+   * Starts the child; it loads its code, then waits for `go()` before it opens the workspace.
+   * `wrapper` runs it under another command (io-faults.test.ts: strace injecting fsync errors).
+   */
+  static start(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[] = []): ChildRun {
+    return new ChildRun(workspaceDir, resourceId, tag, wrapper);
   }
 
   /** Lets the child open the workspace and start committing. */

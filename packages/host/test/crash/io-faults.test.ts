@@ -13,6 +13,10 @@
  *   workspace is reopened without strace. SQLite's honest guarantee: every acknowledged commit is
  *   there; the one failed commit may be there too (its WAL frames were written, only the fsync
  *   failed, and recovery reads them), and nothing after it (the store refused every later write).
+ * - fsync, in-process: commit-child.ts (the SIGKILL tests' child: plain commits, drafts accepted
+ *   as two revisions in one transaction, coordinator events) runs under the same strace; its
+ *   first failed write stops it with the error and a non-zero exit, and the reopened workspace has
+ *   every acknowledged revision and event, with at most the change in flight beyond them.
  * - full disk: the workspace lives on a 2 MiB tmpfs next to a filler file. Commits go on until the
  *   disk is full: that commit and a large value that needs a file answer `store_io_error`, reads
  *   still work, and after the filler is deleted the same server commits again.
@@ -25,8 +29,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { ERROR_CODES } from '../../src/errors/codes';
 import { tempDir } from '../support/temp-host';
-import type { CommitAck } from './child-run';
-import { verifyResource, withHost } from './verify-workspace';
+import { ChildRun, type CommitAck, type EventAck } from './child-run';
+import { verifyEvents, verifyResource, withHost } from './verify-workspace';
 
 const SERVER_PATH = resolve(__dirname, 'io-fault-server.ts');
 const PACKAGE_DIR = resolve(__dirname, '../..');
@@ -120,6 +124,11 @@ function requireStrace(): void {
   }
 }
 
+/** strace that fails the `failAt`-th fsync of `workspace`'s WAL and every later one, logging to `log`. */
+function straceFailingFsync(workspace: string, failAt: number, log: string): string[] {
+  return ['strace', '-f', '-qq', '-o', log, '-P', join(workspace, 'cowork.db-wal'), '-e', 'trace=fsync,fdatasync', '-e', `inject=fsync,fdatasync:error=EIO:when=${failAt}+`];
+}
+
 /** A fresh workspace with one empty text resource; returns the resource's id. */
 async function createResource(workspaceDir: string): Promise<string> {
   return withHost(workspaceDir, async (host) => (await host.resources.create({ kind: 'text', operator: 'human:tester' })).id);
@@ -144,8 +153,7 @@ describe('disk faults during commits', () => {
       // K: the first failing fsync of the WAL. 1 fails the first commit; larger ones let K - 1 pass.
       for (const [round, failAt] of [1, 4, 9].entries()) {
         const log = join(dir.path, `strace-${round}.log`);
-        const strace = ['strace', '-f', '-qq', '-o', log, '-P', join(workspace, 'cowork.db-wal'), '-e', 'trace=fsync,fdatasync', '-e', `inject=fsync,fdatasync:error=EIO:when=${failAt}+`];
-        const server = new ServerChild(workspace, strace);
+        const server = new ServerChild(workspace, straceFailingFsync(workspace, failAt, log));
         servers.add(server);
         const url = await server.url();
 
@@ -198,6 +206,41 @@ describe('disk faults during commits', () => {
         });
       }
       console.info(`io faults (fsync):\n${summary.join('\n')}`);
+    } finally {
+      dir.cleanup();
+    }
+  }, 180_000);
+
+  it('a failed fsync stops a process committing through the host API, with every acknowledged change kept', async () => {
+    requireStrace();
+    const dir = tempDir('cowork-fsync-api-');
+    try {
+      const workspace = join(dir.path, 'ws');
+      const resourceId = await createResource(workspace);
+      const commits: CommitAck[] = [];
+      const events: EventAck[] = [];
+      const summary: string[] = [];
+      for (const [round, failAt] of [6, 17].entries()) {
+        const log = join(dir.path, `strace-${round}.log`);
+        const child = ChildRun.start(workspace, resourceId, `s${round}`, straceFailingFsync(workspace, failAt, log));
+        child.go();
+        const exit = await child.exited;
+        expect({ exit, badLines: child.badLines }).toEqual({ exit: { code: 1, signal: null }, badLines: [] });
+        expect(child.describe()).toMatch(/disk I\/O error \(SQLITE_IOERR_FSYNC\): the write was not acknowledged/);
+        expect(readFileSync(log, 'utf8')).toMatch(/\(INJECTED\)/);
+        commits.push(...child.commits);
+        events.push(...child.events);
+        const lastAcked = commits.at(-1)?.revision ?? 0;
+        await withHost(workspace, async (host) => {
+          expect(await host.store.integrityCheck()).toEqual([]);
+          const head = await verifyResource(host, resourceId, commits, failAt);
+          // In flight at the fault: at most one change, a draft's two revisions at the most.
+          expect(head - lastAcked).toBeLessThanOrEqual(2);
+          const lastSeq = await verifyEvents(host, events);
+          summary.push(`round ${round}: WAL fsync ${failAt} failed after ${child.commits.length} acknowledged changes and ${child.events.length} events; head ${head} (last acknowledged ${lastAcked}), ${lastSeq} events after restart`);
+        });
+      }
+      console.info(`io faults (fsync, host API):\n${summary.join('\n')}`);
     } finally {
       dir.cleanup();
     }
