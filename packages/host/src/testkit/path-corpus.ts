@@ -17,7 +17,8 @@
  *     <root>/ws-evil/secret.txt  the sentinel: a sibling with the base's name as a prefix
  *     <root>/wsevil/secret.txt   another look-alike sibling
  *
- * Nothing is written into the repository.
+ * Nothing is written into the repository. Used by the host's test/util/path-containment.test.ts and
+ * by plugins' tests (through @cowork/host/testkit).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -171,16 +171,16 @@ describe('every input that takes a path, through its entry point', () => {
       }
       const target = result.value.target as { kind: 'file'; path: string };
       expectInsideBase(target.path);
-      const observation = (await fileObserver(target, f.base).observe()) as { sha256?: string };
+      const observation = (await fileObserver(target, f.base).observe(new AbortController().signal)) as { sha256?: string };
       expect(observation.sha256).not.toBe(sentinelHash);
     }
     // A file that was inside when the monitor was made and is swapped for a link out of the workspace.
     writeFileSync(join(f.base, 'watched.txt'), 'inside');
     const target = checkMonitorInput(f.base, { kind: 'file', path: 'watched.txt' }).target as { kind: 'file'; path: string };
     const observer = fileObserver(target, f.base);
-    expect(await observer.observe()).toMatchObject({ exists: true, size: 6 });
+    expect(await observer.observe(new AbortController().signal)).toMatchObject({ exists: true, size: 6 });
     execFileSync('ln', ['-sfn', f.sentinel, join(f.base, 'watched.txt')]);
-    expect(await observer.observe()).toEqual({ exists: true, error: 'outside_workspace' });
+    expect(await observer.observe(new AbortController().signal)).toEqual({ exists: true, error: 'outside_workspace' });
     expectSentinelUntouched();
   });
 

@@ -1,3 +1,5 @@
+import { containedRelative, isCoworkError } from '@cowork/host';
+
 /**
  * File paths inside a `web.app`: relative, `/`-separated, made of plain segments. The same rules
  * hold for the content schema (a pattern), ops and zip entries, so that no file can ever be
@@ -31,5 +33,15 @@ export function pathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '')) return `file path ${shown} has an empty segment (a trailing or doubled "/")`;
   if (segments.includes(RESERVED_SEGMENT)) return `file path ${shown} has a file or folder named "${RESERVED_SEGMENT}", a name JavaScript objects reserve; rename it`;
   if (!PATH_REGEX.test(path)) return `file path ${shown} has characters other than letters, digits and . _ - @ + ~`;
-  return undefined;
+  return containmentProblem(path);
+}
+
+/** The host's one containment check (containedRelative), as a message: the rules above are stricter, so this is the last gate. */
+function containmentProblem(path: string): string | undefined {
+  try {
+    containedRelative(path, 'path', { relative: true, baseName: 'the app' });
+    return undefined;
+  } catch (error) {
+    return isCoworkError(error) ? error.message : String(error);
+  }
 }

@@ -1,3 +1,4 @@
+import { containedRelative } from '@cowork/host';
 import type { BrowserContext } from 'playwright-core';
 import type { WebApp } from '../app/content';
 import { appFile } from '../app/serve';
@@ -48,6 +49,13 @@ function filePath(pathname: string): string | undefined {
   let path: string;
   try {
     path = decodeURIComponent(pathname.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (path === '') return path;
+  // The host's one containment check (as a URL path); appFile checks again.
+  try {
+    containedRelative(path, 'path', { url: true, baseName: 'the app' });
   } catch {
     return undefined;
   }
