@@ -203,6 +203,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'The MCP tool changed (description or schema) after a person approved its server, so its calls are held; `details.server` names the server. A person reviews and approves it again (`cowork mcp approve NAME` or POST /api/mcp/servers/NAME/approve).',
   },
+  sandbox_unavailable: {
+    status: 503,
+    retryable: false,
+    hint: "Agents' jobs and command monitors run under bubblewrap, which is not installed here; nothing was started (a sandboxed command never runs unsandboxed). Install it (`apt-get install bubblewrap`, or tools/install-system-deps.sh), then retry.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { SandboxSpec } from './sandbox';
 
 /**
  * The files of one job, in `<workspace>/jobs/<id>/`. The host writes `spec.json` (and `cancel.json`
@@ -21,6 +22,11 @@ export interface JobSpec {
   readonly log: LogLimits;
   /** Time between SIGTERM and SIGKILL when the job is cancelled (cancel.json may override it). */
   readonly cancelGraceMs: number;
+  /**
+   * Run the command under bubblewrap with this sandbox (see sandbox.ts): an agent's job. Its
+   * environment is then SAFE_ENV plus `env`, not the supervisor's. Absent or null: unsandboxed.
+   */
+  readonly sandbox?: SandboxSpec | null;
 }
 
 /** Each stream's log is rotated when it reaches `maxBytes`; `keep` rotated files are kept beside it. */

@@ -18,6 +18,8 @@ import { JobWatcher } from './job-watcher';
 import { launchSupervisor } from './launch';
 import { observe, signalJob } from './observe';
 import { judge } from './reconcile';
+import type { SandboxSpec } from './sandbox';
+import { sandboxCwd, sandboxFor, type SandboxRequest } from './sandbox-policy';
 
 export interface JobServiceOptions {
   readonly store: Store;
@@ -43,6 +45,14 @@ export interface StartOptions {
   readonly taskId?: string;
   /** A repeated start with a known key returns the job it started instead of starting another. */
   readonly idempotencyKey?: string;
+  /**
+   * Run the command under bubblewrap (sandbox.ts): writable only in the work folder (an agent's:
+   * its task's), the rest of the workspace hidden, network only when `network`
+   * (the caller decides whether the grant allows it). `cwd` is then relative to the work folder,
+   * which it must stay inside, and defaults to it. `sandbox_unavailable` when bwrap is missing.
+   * Without it the job runs as the host does (a person's `cowork jobs start`, a plugin's own job).
+   */
+  readonly sandbox?: SandboxRequest;
 }
 
 export interface JobLogs extends LogSelection {
@@ -101,8 +111,9 @@ export class JobService {
   }
 
   async start(input: StartJobInput, options: StartOptions = {}): Promise<JobRecord> {
-    const checked = checkJobInput(this.workspaceDir, input);
-    const claim = IdempotencyClaim.of('job', options.idempotencyKey, { input: checked, taskId: options.taskId ?? null });
+    const sandbox = options.sandbox ? sandboxFor(this.workspaceDir, options.sandbox) : null;
+    const checked = checkJobInput(this.workspaceDir, sandbox ? { ...input, cwd: sandboxCwd(sandbox, input.cwd) } : input);
+    const claim = IdempotencyClaim.of('job', options.idempotencyKey, { input: checked, taskId: options.taskId ?? null, ...(sandbox && { sandbox: { ...sandbox } }) });
     const id = newId('job');
     const record: JobRecord = {
       id,
@@ -135,12 +146,18 @@ export class JobService {
     if (existing !== undefined) return this.get(existing);
     const paths = jobPaths(this.workspaceDir, id);
     mkdirSync(paths.dir, { recursive: true });
-    writeJsonAtomic(paths.spec, { id, ...checked, log: this.log, cancelGraceMs: this.cancelGraceMs } satisfies JobSpec);
+    writeJsonAtomic(paths.spec, { id, ...checked, log: this.log, cancelGraceMs: this.cancelGraceMs, sandbox } satisfies JobSpec);
     const died = await launchSupervisor(paths, this.startTimeoutMs);
     if (died !== undefined) await this.end(record, { status: 'failed', exitCode: null, signal: null, error: died, endedAt: this.now() });
     const started = await this.get(id);
     if (started.status === 'running') this.notify(started);
     return started;
+  }
+
+  /** The sandbox a job runs in, from its spec; null for a job that runs unsandboxed. */
+  async sandboxOf(id: string): Promise<SandboxSpec | null> {
+    await this.get(id);
+    return readJsonFile<JobSpec>(jobPaths(this.workspaceDir, id).spec)?.sandbox ?? null;
   }
 
   /** Follows jobs starting and ending; returns the unsubscribe function. */

@@ -22,6 +22,8 @@ export async function launchSupervisor(paths: JobPaths, timeoutMs: number): Prom
   const stderr = openSync(paths.supervisorLog, 'a');
   const supervisor = spawn(process.execPath, args, {
     cwd: FROM_SOURCE ? PACKAGE_DIR : paths.dir,
+    // The host's environment, which an unsandboxed job inherits (named: a test's process.env is its own copy).
+    env: process.env,
     detached: true,
     stdio: ['ignore', 'ignore', stderr],
   });

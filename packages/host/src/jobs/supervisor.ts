@@ -2,7 +2,8 @@
  * The job supervisor: a tiny detached Node process, one per job, started by the host with the job's
  * directory as its only argument. It outlives the host (own session, no stdio tied to the host):
  *
- * 1. spawns the command in its own process group, with the spec's cwd and environment;
+ * 1. spawns the command in its own process group, with the spec's cwd and environment (under
+ *    bubblewrap when the spec says `sandbox`: see sandbox.ts);
  * 2. writes `identity.json` (pids and start times) atomically;
  * 3. copies the command's stdout and stderr into size-capped, rotated log files;
  * 4. when the command ended, fsyncs the logs, then writes `exit.json` atomically and exits.
@@ -19,6 +20,7 @@ import { pathsIn, type CancelFile, type ExitFile, type IdentityFile, type JobPat
 import { readJsonFile, writeJsonAtomic } from '../util/atomic-file';
 import { processStartTime, signalGroup } from '../util/process-identity';
 import { RotatingLog } from './rotating-log';
+import { findBwrap, sandboxedCommand } from './sandbox';
 
 /** After the command exits, how long to wait for its pipes to close (a grandchild may hold them). */
 const DRAIN_MS = 2000;
@@ -37,10 +39,15 @@ function main(): void {
 }
 
 function supervise(paths: JobPaths, spec: JobSpec): void {
+  const run = commandLine(spec);
+  if (typeof run === 'string') {
+    writeExit(paths, { code: null, signal: null, error: run });
+    process.exit(0);
+  }
   const logs = { stdout: new RotatingLog(paths.log('stdout'), spec.log), stderr: new RotatingLog(paths.log('stderr'), spec.log) };
-  const child = spawn(spec.command, [...spec.args], {
+  const child = spawn(run.file, run.args, {
     cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
+    env: run.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,7 +65,7 @@ function supervise(paths: JobPaths, spec: JobSpec): void {
     writeExit(paths, exit);
     process.exit(0);
   };
-  child.on('error', (error) => end({ code: null, signal: null, error: `could not start ${spec.command}: ${error.message}` }));
+  child.on('error', (error) => end({ code: null, signal: null, error: `could not start ${run.file}: ${error.message}` }));
   if (child.pid === undefined) return; // the spawn failed; 'error' follows
   const pgid = child.pid;
   const cancel = (): void => {
@@ -82,6 +89,18 @@ function supervise(paths: JobPaths, spec: JobSpec): void {
   child.stderr!.on('data', (chunk: Buffer) => logs.stderr.write(chunk));
   child.on('exit', (code, signal) => setTimeout(() => end({ code, signal, error: null }), DRAIN_MS));
   child.on('close', (code, signal) => end({ code, signal, error: null }));
+}
+
+/**
+ * What to spawn: the command with the supervisor's environment plus the spec's, or, for a
+ * sandboxed job, bwrap around it with a minimal environment. A string: why it cannot run (bwrap
+ * went missing since the host checked); a sandboxed job never falls back to running unsandboxed.
+ */
+function commandLine(spec: JobSpec): { file: string; args: string[]; env: NodeJS.ProcessEnv } | string {
+  if (!spec.sandbox) return { file: spec.command, args: [...spec.args], env: { ...process.env, ...spec.env } };
+  const bwrap = findBwrap();
+  if (bwrap === undefined) return 'sandbox_unavailable: bubblewrap (bwrap) is not installed; the sandboxed job was not run';
+  return sandboxedCommand(bwrap, spec.sandbox, spec);
 }
 
 function readSpec(paths: JobPaths): JobSpec {

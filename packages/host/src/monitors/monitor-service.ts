@@ -9,7 +9,8 @@ import { isPlainObject, jsonEqual } from '../util/json';
 import { Emitter } from '../util/emitter';
 import { Semaphore } from '../util/semaphore';
 import { parseCron, type CronSchedule } from './cron';
-import { checkMonitorInput, type CreateMonitorInput } from './monitor-input';
+import { checkMonitorInput, type CheckedMonitorInput, type CreateMonitorInput } from './monitor-input';
+import { sandboxCwd, sandboxFor, type SandboxRequest } from '../jobs/sandbox-policy';
 import { monitorEventBody } from './monitor-event';
 import { commandObserver } from './observe-command';
 import { fileObserver } from './observe-file';
@@ -91,7 +92,7 @@ export class MonitorService {
   async create(input: CreateMonitorInput, options: CreateMonitorOptions): Promise<MonitorRecord> {
     if (this.closing.signal.aborted) throw new CoworkError('invalid_transition', 'the monitor service is closed');
     const owner = checkOwner(options.owner);
-    const checked = checkMonitorInput(this.workspaceDir, input);
+    const checked = this.checkInput(input, options.sandbox);
     const claim = IdempotencyClaim.of('monitor', options.idempotencyKey, { input: checked, owner });
     const prior = claim && (await this.store.read((tx) => claim.prior(tx)));
     if (isMonitorRef(prior)) return this.get(prior.monitorId);
@@ -322,6 +323,14 @@ export class MonitorService {
       case 'cron':
         return undefined;
     }
+  }
+
+  /** The checked input; a sandboxed command monitor's cwd is in its work folder, and its target records the sandbox. */
+  private checkInput(input: CreateMonitorInput, request: SandboxRequest | undefined): CheckedMonitorInput {
+    if (input.kind !== 'command' || request === undefined) return checkMonitorInput(this.workspaceDir, input);
+    const sandbox = sandboxFor(this.workspaceDir, request);
+    const checked = checkMonitorInput(this.workspaceDir, { ...input, cwd: sandboxCwd(sandbox, input.cwd) });
+    return checked.target.kind === 'command' ? { ...checked, target: { ...checked.target, sandbox } } : checked;
   }
 
   /** A job or resource monitor needs its target to exist when it is created. */

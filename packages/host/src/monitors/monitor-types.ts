@@ -1,6 +1,7 @@
 import type { MonitorRecord } from '../store/monitor-records';
 import type { Json, Operator } from '../store/records';
 import type { Store } from '../store/store';
+import type { SandboxRequest } from '../jobs/sandbox-policy';
 import type { JobLogSource } from './observe-job-log';
 
 /** The monitor service's options, and what it takes and gives (see monitor-service.ts). */
@@ -36,6 +37,12 @@ export interface CreateMonitorOptions {
   readonly operator?: Operator;
   /** A repeated create with a known key returns the monitor it created instead of another. */
   readonly idempotencyKey?: string;
+  /**
+   * A `command` monitor's command runs under bubblewrap (jobs/sandbox.ts), confined to the work
+   * folder (an agent's: its task's; `cwd` is then relative to it, default the work folder), network only
+   * when asked (the caller checks the grant). `sandbox_unavailable` when bwrap is missing. Other kinds ignore it.
+   */
+  readonly sandbox?: SandboxRequest;
 }
 
 /** One event: the monitor after it, the observation before it, and the Inbox message it was posted as. */

@@ -11,7 +11,15 @@ export type MonitorTarget =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'http'; readonly url: string; readonly jsonPath: string | null; readonly timeoutMs: number }
   | { readonly kind: 'job_log'; readonly jobId: string; readonly pattern: string; readonly stream: 'stdout' | 'stderr' }
-  | { readonly kind: 'command'; readonly command: string; readonly args: readonly string[]; readonly cwd: string; readonly timeoutMs: number }
+  | {
+      readonly kind: 'command';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly cwd: string;
+      readonly timeoutMs: number;
+      /** Run under bubblewrap (jobs/sandbox.ts, its SandboxSpec): an agent's monitor. Absent: unsandboxed. */
+      readonly sandbox?: { readonly workDir: string; readonly hidden: readonly string[]; readonly network: boolean };
+    }
   | { readonly kind: 'resource'; readonly resourceId: string }
   | { readonly kind: 'interval' }
   | { readonly kind: 'cron'; readonly expression: string };

@@ -3,6 +3,7 @@
  * call that failed (an unknown command, an unknown job) as an `isError` result carrying the coded
  * error, not as a thrown exception.
  */
+import { join } from 'node:path';
 import { definePlugin } from '../../src/plugins/define-plugin';
 import { PluginRegistry } from '../../src/plugins/registry';
 import type { ToolContext, ToolDefinition } from '../../src/plugins/types';
@@ -20,10 +21,13 @@ afterEach(async () => {
   await fx.dispose();
 });
 
-function call(name: string, input: Json, idempotencyKey?: string): Promise<{ content: Json; isError?: boolean }> {
+function call(name: string, input: Json, idempotencyKey?: string, who: Partial<ToolContext> = {}): Promise<{ content: Json; isError?: boolean }> {
   const context: ToolContext = {
     operator: 'agent:worker',
     idempotencyKey,
+    taskId: 'task_tools',
+    agentId: 'worker',
+    ...who,
     signal: new AbortController().signal,
     host: { workspaceDir: fx.dir, resources: undefined as never },
   };
@@ -58,10 +62,30 @@ describe('job tools', () => {
     expect((await call('cancel_job', { jobId: id, graceMs: 2000 })).content).toMatchObject({ id, status: 'cancelled' });
   });
 
+  it("run a job sandboxed in its task's work folder; network only with the grant (Main's)", async () => {
+    const started = await call('start_job', { command: 'sh', args: ['-c', 'pwd'] });
+    const workDir = join(fx.dir, 'tasks', 'task_tools', 'work');
+    expect(started.content).toMatchObject({ status: 'running', cwd: workDir, sandbox: { workDir, network: false } });
+    expect(await call('start_job', { command: 'true', network: true })).toMatchObject({
+      isError: true,
+      content: { error: { code: 'permission_denied', permission: 'network', agentId: 'worker' } },
+    });
+    const main = await call('start_job', { command: 'true', network: true }, undefined, { agentId: 'main', operator: 'agent:main' });
+    expect(main.content).toMatchObject({ status: expect.any(String), sandbox: { workDir, network: true } });
+  });
+
   it('report failures as error results with the code', async () => {
     expect(await call('start_job', { command: 'no-such-command-4711' })).toMatchObject({
       isError: true,
       content: { error: { code: 'command_not_found', hint: expect.any(String) } },
+    });
+    expect(await call('start_job', { command: 'true', cwd: '..' })).toMatchObject({
+      isError: true,
+      content: { error: { code: 'invalid_input', field: 'cwd', reason: 'outside_work_folder' } },
+    });
+    expect(await call('start_job', { command: 'true' }, undefined, { taskId: undefined })).toMatchObject({
+      isError: true,
+      content: { error: { code: 'invalid_input', field: 'taskId' } },
     });
     for (const name of ['job_status', 'job_logs', 'cancel_job']) {
       expect(await call(name, { jobId: 'job_nope' })).toMatchObject({ isError: true, content: { error: { code: 'not_found' } } });

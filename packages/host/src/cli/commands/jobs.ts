@@ -28,13 +28,19 @@ const list = leaf({
 
 const start = leaf({
   summary: 'start CMD ARGS... as a background job in the workspace, and print its id',
-  details: ['Put the command after `--` so that its own options are not read as cowork options; it is not run through a shell.'],
+  details: [
+    'Put the command after `--` so that its own options are not read as cowork options; it is not run through a shell.',
+    "Your job runs unsandboxed, with your permissions and environment (agents' jobs run sandboxed). With --sandbox it runs",
+    'as an agent\'s does: writable only in --cwd (a folder inside the workspace), the rest of the workspace hidden, no network unless --network.',
+  ],
   positionals: ['CMD'],
   rest: 'ARGS...',
   options: {
     name: { value: 'N', description: 'a label for the job' },
     cwd: { value: 'DIR', description: 'working directory, inside the workspace (default: the workspace)' },
     env: { value: 'JSON', description: 'extra environment variables, as a JSON object of strings' },
+    sandbox: { description: 'run under bubblewrap, writable only in --cwd, like an agent\'s job' },
+    network: { description: 'with --sandbox: keep the network' },
   },
   async run(args, context) {
     const command = args.positional('CMD');
@@ -49,8 +55,15 @@ const start = leaf({
       ...(cwd !== undefined && { cwd: resolve(context.io.cwd, cwd) }),
       ...(env !== undefined && { env: parseEnv(parseJsonOption('env', env)) }),
     };
-    const job = await withJobs(context, (service) => service.start(input));
-    context.out.result(job, (j) => [`started ${j.id} (pid ${j.pid ?? 'not yet known'}): ${commandLine(j)}`]);
+    const sandboxed = args.flag('sandbox');
+    if (args.flag('network') && !sandboxed) throw new CoworkError('invalid_input', '--network applies to --sandbox (an unsandboxed job has the network anyway)', { field: 'network' });
+    if (sandboxed && cwd === undefined) throw new CoworkError('invalid_input', '--sandbox needs --cwd DIR: the folder inside the workspace the job may write to', { field: 'cwd' });
+    const sandbox = sandboxed ? { workDir: resolve(context.io.cwd, cwd!), network: args.flag('network') } : undefined;
+    const job = await withJobs(context, (service) => service.start(input, { sandbox }));
+    const how = sandbox
+      ? `sandboxed: writable only in ${sandbox.workDir}, ${sandbox.network ? 'with' : 'without'} network`
+      : 'not sandboxed: it runs with your permissions and environment (--sandbox confines it)';
+    context.out.result({ ...job, sandboxed: sandbox !== undefined }, (j) => [`started ${j.id} (pid ${j.pid ?? 'not yet known'}): ${commandLine(j)}`, how]);
   },
 });
 

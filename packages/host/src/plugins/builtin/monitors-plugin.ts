@@ -7,23 +7,25 @@ import { describeTarget } from '../../monitors/monitor-event';
 import { MONITOR_KINDS, type CreateMonitorInput } from '../../monitors/monitor-input';
 import type { MonitorService } from '../../monitors/monitor-service';
 import { asToolResult } from '../tool-result';
+import { agentSandbox, mainMayUseNetwork, requireNetworkGrant, type JobToolsPolicy } from './jobs-plugin';
 
 /**
  * The agent tools over monitors: `create_monitor`, `list_monitors`, `cancel_monitor`. A monitor
  * belongs to the task and agent that created it: its events arrive in that agent's Inbox, and the
  * task cannot finish while it is active. Errors the model can fix come back as `isError` results.
  */
-export function monitorsPlugin(service: MonitorService, workspaceDir: string): PluginDefinition {
-  return definePlugin({ name: 'monitors', version: '0.1.0', description: 'Deterministic monitors and timers as agent tools.', tools: monitorTools(service, workspaceDir) });
+export function monitorsPlugin(service: MonitorService, workspaceDir: string, policy: JobToolsPolicy = {}): PluginDefinition {
+  return definePlugin({ name: 'monitors', version: '0.1.0', description: 'Deterministic monitors and timers as agent tools.', tools: monitorTools(service, workspaceDir, policy) });
 }
 
-export function monitorTools(service: MonitorService, workspaceDir: string): ToolDefinition[] {
-  return [createMonitor(service, workspaceDir), listMonitors(service, workspaceDir), cancelMonitor(service, workspaceDir)];
+/** `policy.mayUseNetwork` decides whether a command monitor may ask for network, as for jobs (default: Main only). */
+export function monitorTools(service: MonitorService, workspaceDir: string, policy: JobToolsPolicy = {}): ToolDefinition[] {
+  return [createMonitor(service, workspaceDir, policy.mayUseNetwork ?? mainMayUseNetwork), listMonitors(service, workspaceDir), cancelMonitor(service, workspaceDir)];
 }
 
 const MONITOR_ID = { type: 'string', description: 'The id create_monitor returned (mon_...).' };
 
-function createMonitor(service: MonitorService, workspaceDir: string): ToolDefinition<CreateMonitorInput> {
+function createMonitor(service: MonitorService, workspaceDir: string, mayUseNetwork: (context: ToolContext) => boolean): ToolDefinition<CreateMonitorInput & { network?: boolean }> {
   return defineTool({
     name: 'create_monitor',
     description: [
@@ -32,7 +34,8 @@ function createMonitor(service: MonitorService, workspaceDir: string): ToolDefin
       'file {path} (content hash; "exists: false" while missing);',
       'http {url, jsonPath?, timeoutSeconds?} (status and body hash, or the value at jsonPath like "$.state"; an unreachable URL is an observation too);',
       'job_log {jobId, pattern, stream?} (count and last line of a job\'s log matching a regular expression);',
-      'command {command, args?, cwd?, timeoutSeconds?} (exit code and stdout hash; no shell: use command "sh", args ["-c", "..."]);',
+      'command {command, args?, cwd?, timeoutSeconds?, network?} (exit code and stdout hash; no shell: use command "sh", args ["-c", "..."];',
+      "sandboxed like start_job: cwd relative to your task's work folder, writable only there, no network unless network: true and granted);",
       'resource {resourceId} (its revision);',
       'interval {intervalSeconds} (a timer: a message each period); cron {cron} (a timer on a 5-field cron expression, UTC).',
       'intervalSeconds (at least 1, default 60) is the poll period. Park with sleep_until {monitorId} to wait for its next message.',
@@ -53,7 +56,8 @@ function createMonitor(service: MonitorService, workspaceDir: string): ToolDefin
         stream: { enum: ['stdout', 'stderr'] },
         command: { type: 'string' },
         args: { type: 'array', items: { type: 'string' } },
-        cwd: { type: 'string', description: 'command: working directory inside the workspace.' },
+        cwd: { type: 'string', description: "command: working directory inside your task's work folder, relative to it (default: the work folder)." },
+        network: { type: 'boolean', description: 'command: let the command reach the network (default false); needs the grant.' },
         resourceId: { type: 'string' },
         cron: { type: 'string', description: 'cron: minute hour day-of-month month day-of-week, UTC; e.g. "0 9 * * 1-5".' },
       },
@@ -61,12 +65,18 @@ function createMonitor(service: MonitorService, workspaceDir: string): ToolDefin
       additionalProperties: false,
     },
     permissions: [],
-    handler: (input, context) =>
+    handler: ({ network, ...input }, context) =>
       asToolResult(async () => {
+        if (network !== undefined && input.kind !== 'command') {
+          throw new CoworkError('invalid_input', `network does not apply to a ${input.kind} monitor`, { field: 'network' });
+        }
+        if (network === true) requireNetworkGrant(context, mayUseNetwork, 'create_monitor');
         const monitor = await service.create(input, {
           owner: { taskId: requireTask(context, 'create_monitor'), agentId: context.agentId },
           operator: context.operator,
           idempotencyKey: context.idempotencyKey,
+          // Every command an agent's monitor runs is sandboxed (other kinds run no command).
+          sandbox: input.kind === 'command' ? agentSandbox(context, network) : undefined,
         });
         return monitorView(monitor, workspaceDir);
       }),
