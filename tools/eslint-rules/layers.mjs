@@ -3,7 +3,7 @@
 // packages/host/src is layered: a module may import its own layer and the layers below it, never
 // one above. From the bottom:
 //
-//   errors, util, store, jobs, plugins (the plugin contract and registry), resources, coordinator,
+//   errors, util, store, identity (principals and people's tokens), jobs, plugins (the plugin contract and registry), resources, coordinator,
 //   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), mcp-client (MCP
 //   servers mounted as plugins), host.ts, evaluation (benchmark suites), mcp-server (the host served
 //   over MCP), server, cli, testkit, and the package entries (index.ts, embed.ts).
@@ -23,6 +23,7 @@ export const HOST_LAYERS = [
   'errors',
   'util',
   'store',
+  'identity',
   'jobs',
   'plugins',
   'resources',

@@ -62,8 +62,11 @@ export class AgentRuntime {
     return this.options.host;
   }
 
-  /** Records a new task with the person's request in Main's Inbox. Run it with `runTask`. */
-  async startTask(request: string, options: { maxTokens?: number } = {}): Promise<string> {
+  /**
+   * Records a new task with the person's request in Main's Inbox (sent by `from`, their operator;
+   * `user` when the caller does not know who). Run it with `runTask`.
+   */
+  async startTask(request: string, options: { maxTokens?: number; from?: Operator } = {}): Promise<string> {
     if (typeof request !== 'string' || request.trim() === '') {
       throw new CoworkError('invalid_input', 'a task needs a non-empty request');
     }
@@ -73,16 +76,16 @@ export class AgentRuntime {
       type: 'task.created',
       data: { taskId, request, ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}) },
     });
-    await this.inbox.post({ messageId: `request:${taskId}`, taskId, recipient: MAIN, sender: 'user', kind: 'user', body: request });
+    await this.inbox.post({ messageId: `request:${taskId}`, taskId, recipient: MAIN, sender: options.from ?? 'user', kind: 'user', body: request });
     return taskId;
   }
 
   /** A person's message to a running task: queued in Main's Inbox, delivered at the next boundary. */
-  async postUserMessage(taskId: string, text: string, messageId?: string): Promise<string> {
+  async postUserMessage(taskId: string, text: string, messageId?: string, from?: Operator): Promise<string> {
     await this.host.coordinator.refresh();
     this.requireTask(taskId);
     if (typeof text !== 'string' || text.trim() === '') throw new CoworkError('invalid_input', 'a message needs text');
-    const posted = await this.inbox.post({ messageId, taskId, recipient: MAIN, sender: 'user', kind: 'user', body: text });
+    const posted = await this.inbox.post({ messageId, taskId, recipient: MAIN, sender: from ?? 'user', kind: 'user', body: text });
     return posted.messageId;
   }
 

@@ -14,13 +14,22 @@ export interface AccessDenial {
   readonly kind?: string;
 }
 
+/** What a scope checks: an agent's `Grants`, or a viewer's read-only access. */
+export type AccessCheck = Pick<Grants, 'allows' | 'allowsKind'>;
+
+/** Everything may be read, nothing changed: a viewer's tools. */
+export const READ_ONLY: AccessCheck = {
+  allows: (access) => access === 'read',
+  allowsKind: (access) => access === 'read',
+};
+
 export interface ResourceScope {
-  /** The agent the tool acts for: every request must be made as it. */
+  /** Who the tool acts for (an agent, or a person over MCP): every request must be made as it. */
   readonly operator: Operator;
-  /** What it was granted; Main holds `all`. */
-  readonly grants: Grants | 'all';
+  /** What it was granted; Main (and the owner, and an editor) hold `all`. */
+  readonly grants: AccessCheck | 'all';
   /** Records a refusal before `permission_denied` is thrown (the task's log). */
-  readonly onDenied: (denial: AccessDenial) => Promise<void>;
+  readonly onDenied?: (denial: AccessDenial) => Promise<void>;
 }
 
 /**
@@ -37,7 +46,7 @@ export function scopedResources(api: ResourceApi, scope: ResourceScope): Resourc
     }
   };
   const deny = async (access: ResourceAccess, action: string, target: { resourceId?: string; kind?: string }): Promise<never> => {
-    await scope.onDenied({ operator: scope.operator, access, action, ...target });
+    await scope.onDenied?.({ operator: scope.operator, access, action, ...target });
     const what = target.resourceId !== undefined ? `resource ${target.resourceId}` : `resources of kind ${target.kind}`;
     throw new CoworkError('permission_denied', `${scope.operator} was not granted ${access} on ${what} (${action})`, { operator: scope.operator, access, action, ...target });
   };

@@ -9,6 +9,7 @@ import { resourcesCommand } from './commands/resources';
 import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
 import { taskCommand, tasksCommand } from './commands/tasks';
+import { usersCommand } from './commands/users';
 import { dispatch, wantsJson } from './dispatch';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { Output, type CliIo } from './output';
@@ -29,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   bench: benchCommand,
   mcp: mcpCommand,
+  users: usersCommand,
 };
 
 /**

@@ -138,6 +138,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Send `Authorization: Bearer <token>` (the token is COWORK_TOKEN, or the one `cowork serve` stored in <workspace>/server-token), or sign in with POST /api/session; a WebSocket may use a fresh ticket from POST /api/ws-tickets.',
   },
+  forbidden: {
+    status: 403,
+    retryable: false,
+    hint: 'Your credential may not do this: a person acts only as themselves (leave `operator` out, or name your own `human:<name>`), a viewer only reads, and only the owner manages users. Ask the owner for another role.',
+  },
   forbidden_origin: {
     status: 403,
     retryable: false,

@@ -14,6 +14,7 @@ import {
   type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host';
+import { principalOf } from './operator';
 import { REVISION_PROTOCOL_PROMPT, REVISION_PROTOCOL_TEXT } from './prompts';
 import { isNotFound, RESOURCE_NOT_FOUND, ResourceReader } from './resource-reader';
 import { Subscriptions, type SessionSink } from './subscriptions';
@@ -79,7 +80,7 @@ export class McpHostServer {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.find(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(request.params.name)}`);
-      const result = await this.tools.call(tool, request.params.arguments, extra.signal);
+      const result = await this.tools.call(tool, request.params.arguments, { signal: extra.signal, principal: principalOf(extra.authInfo) });
       log(result.isError ? 'warning' : 'info', { tool: tool.name, isError: result.isError === true });
       return result;
     });

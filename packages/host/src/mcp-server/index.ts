@@ -3,4 +3,4 @@ export { McpHostServer, type McpHostOptions } from './host-server';
 export { McpHttpSessions, rpcError, type HttpSessionOptions } from './http-sessions';
 export { serveStdio } from './stdio';
 export type { McpTaskPort } from './task-port';
-export { MCP_OPERATOR } from './operator';
+export { authInfoFor, MCP_OPERATOR } from './operator';

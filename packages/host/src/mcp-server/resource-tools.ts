@@ -1,7 +1,7 @@
 import type { Host } from '../host';
 import type { CandidateStatus } from '../store/records';
 import { CANDIDATE_STATUSES } from '../store/records';
-import { OPERATOR_ARG, operatorOf } from './operator';
+import { OPERATOR_ARG, operatorOf, readerOf } from './operator';
 import { jsonOutput, objectSchema, type McpTool } from './tool';
 import { resourceUri } from './uris';
 
@@ -28,8 +28,8 @@ export function resourceTools(host: Host): McpTool[] {
       name: 'create_resource',
       description: "Create a shared resource of a kind, with the kind's initial content unless content is given. Revision 0; commit changes with commit_resource.",
       inputSchema: objectSchema({ kind: { type: 'string', minLength: 1, maxLength: 200, description: 'A kind a loaded plugin provides, like "text".' }, content: { description: "Initial content, checked against the kind's schema." }, operator: OPERATOR_ARG }, ['kind']),
-      async run(args) {
-        const created = await resources.create({ kind: args.kind as string, content: args.content, operator: operatorOf(args) });
+      async run(args, call) {
+        const created = await resources.create({ kind: args.kind as string, content: args.content, operator: operatorOf(args, call.principal) });
         return jsonOutput({ resource: created, uri: resourceUri(created.id) });
       },
     },
@@ -38,10 +38,10 @@ export function resourceTools(host: Host): McpTool[] {
       description:
         'Read a resource: its current revision and content. With sinceRevision (the revision you last read), also the changes others made after it, so you can rebase your work on them.',
       inputSchema: objectSchema({ resourceId: ID, sinceRevision: REVISION, operator: OPERATOR_ARG }, ['resourceId']),
-      async run(args) {
+      async run(args, call) {
         const id = args.resourceId as string;
         if (args.sinceRevision === undefined) return jsonOutput({ resource: await resources.get(id) });
-        const view = await resources.viewFor(id, { operator: operatorOf(args), sinceRevision: args.sinceRevision as number });
+        const view = await resources.viewFor(id, { operator: readerOf(args, call.principal), sinceRevision: args.sinceRevision as number });
         return jsonOutput({ resource: view.resource, changesByOthers: view.changesByOthers, selections: view.selections });
       },
     },
@@ -53,11 +53,11 @@ export function resourceTools(host: Host): McpTool[] {
         { resourceId: ID, baseRevision: REVISION, op: { description: "One op of the resource's kind (see its schema)." }, operator: OPERATOR_ARG, idempotencyKey: { type: 'string', minLength: 1, maxLength: 200, description: 'A repeated commit with the same key returns the first result.' } },
         ['resourceId', 'baseRevision', 'op'],
       ),
-      async run(args) {
+      async run(args, call) {
         const result = await resources.commit(args.resourceId as string, {
           baseRevision: args.baseRevision as number,
           op: args.op,
-          operator: operatorOf(args),
+          operator: operatorOf(args, call.principal),
           idempotencyKey: args.idempotencyKey as string | undefined,
         });
         return jsonOutput({ ...result });
@@ -83,8 +83,8 @@ export function resourceTools(host: Host): McpTool[] {
       name: 'accept_candidate',
       description: "Accept a candidate: commit its ops as its author. baseRevision retries a conflicted op on a newer revision; a conflict again is revision_conflict.",
       inputSchema: objectSchema({ candidateId: ID, baseRevision: REVISION, operator: OPERATOR_ARG }, ['candidateId']),
-      async run(args) {
-        const result = await resources.acceptCandidate(args.candidateId as string, { operator: operatorOf(args), baseRevision: args.baseRevision as number | undefined });
+      async run(args, call) {
+        const result = await resources.acceptCandidate(args.candidateId as string, { operator: operatorOf(args, call.principal), baseRevision: args.baseRevision as number | undefined });
         return jsonOutput({ ...result });
       },
     },
@@ -92,8 +92,8 @@ export function resourceTools(host: Host): McpTool[] {
       name: 'reject_candidate',
       description: 'Reject a candidate: it stays on record, closed, and is never committed.',
       inputSchema: objectSchema({ candidateId: ID, operator: OPERATOR_ARG }, ['candidateId']),
-      async run(args) {
-        return jsonOutput({ candidate: await resources.rejectCandidate(args.candidateId as string, operatorOf(args)) });
+      async run(args, call) {
+        return jsonOutput({ candidate: await resources.rejectCandidate(args.candidateId as string, operatorOf(args, call.principal)) });
       },
     },
   ];

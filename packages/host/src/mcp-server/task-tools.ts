@@ -1,3 +1,5 @@
+import { writingOperator } from '../identity/principal';
+import { MCP_OPERATOR } from './operator';
 import type { McpTaskPort } from './task-port';
 import { jsonOutput, objectSchema, type McpTool } from './tool';
 
@@ -11,16 +13,16 @@ export function taskTools(tasks: McpTaskPort): McpTool[] {
       name: 'start_task',
       description: "Start a task: Main (the host's agent) works on the request in the background with its subagents. Returns the taskId; follow it with read_task.",
       inputSchema: objectSchema({ request: { ...TEXT, description: 'What to do, as you would ask a person.' }, maxTokens: { type: 'integer', minimum: 1, description: 'Token budget, all agents together.' } }, ['request']),
-      async run(args) {
-        return jsonOutput({ taskId: await tasks.start(args.request as string, args.maxTokens as number | undefined) });
+      async run(args, call) {
+        return jsonOutput({ taskId: await tasks.start(args.request as string, args.maxTokens as number | undefined, writingOperator(call.principal, undefined, MCP_OPERATOR)) });
       },
     },
     {
       name: 'message_task',
       description: 'Send Main a message (an answer, a correction): delivered at its next turn; a task waiting for you runs again.',
       inputSchema: objectSchema({ taskId: ID, text: TEXT }, ['taskId', 'text']),
-      async run(args) {
-        return jsonOutput({ messageId: await tasks.post(args.taskId as string, args.text as string) });
+      async run(args, call) {
+        return jsonOutput({ messageId: await tasks.post(args.taskId as string, args.text as string, writingOperator(call.principal, undefined, MCP_OPERATOR)) });
       },
     },
     {

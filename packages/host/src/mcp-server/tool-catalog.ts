@@ -8,7 +8,7 @@ import { resourceTools } from './resource-tools';
 import type { McpTaskPort } from './task-port';
 import { taskTools } from './task-tools';
 import { toolError } from './tool-errors';
-import type { McpTool, ToolOutput } from './tool';
+import type { McpCall, McpTool, ToolOutput } from './tool';
 
 /**
  * Every tool the MCP server offers: the host's (resources, candidates, exports, tasks) and the
@@ -39,14 +39,14 @@ export class ToolCatalog {
    * Checks the arguments against the tool's schema, then runs it. Wrong arguments and failures are
    * tool errors, so the model sees them and can correct itself; nothing runs on wrong arguments.
    */
-  async call(tool: McpTool, args: unknown, signal: AbortSignal): Promise<ToolOutput> {
+  async call(tool: McpTool, args: unknown, call: McpCall): Promise<ToolOutput> {
     const input = args ?? {};
     const validate = this.validatorFor(tool);
     if (!validate(input)) {
       return toolError(new CoworkError('invalid_input', `invalid arguments for ${tool.name}: ${schemaProblems(validate).join('; ')}`, { tool: tool.name, problems: schemaProblems(validate) }));
     }
     try {
-      return await tool.run(input as Record<string, unknown>, { signal });
+      return await tool.run(input as Record<string, unknown>, call);
     } catch (error) {
       return toolError(error);
     }

@@ -1,3 +1,4 @@
+import type { Principal } from '../identity/principal';
 import type { JsonSchema } from '../util/json-schema';
 
 /** One content block of a tool result (the MCP shapes this server produces). */
@@ -19,7 +20,13 @@ export interface McpTool {
   readonly description: string;
   /** JSON Schema of the arguments (an object); checked before `run`. */
   readonly inputSchema: JsonSchema;
-  run(args: Record<string, unknown>, call: { readonly signal: AbortSignal }): Promise<ToolOutput>;
+  run(args: Record<string, unknown>, call: McpCall): Promise<ToolOutput>;
+}
+
+/** One call: its cancellation, and whose credential made it (the owner over stdio). */
+export interface McpCall {
+  readonly signal: AbortSignal;
+  readonly principal: Principal;
 }
 
 /** A JSON value as a tool result: text for any client, structured content for those that read it. */

@@ -1,6 +1,7 @@
 import type { Host } from '../host';
 import type { Operator } from '../store/records';
 import type { Credentials } from './credentials';
+import type { UserDirectory } from '../identity/user-directory';
 import type { TaskRunner } from './task-runner';
 import './fastify-types';
 
@@ -9,6 +10,8 @@ export interface ServerContext {
   readonly host: Host;
   readonly tasks: TaskRunner;
   readonly credentials: Credentials;
+  /** The people of the workspace and their tokens. */
+  readonly users: UserDirectory;
   readonly token: string;
   /** Who creates a resource when the request does not say. */
   readonly defaultOperator: Operator;

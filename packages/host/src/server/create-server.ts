@@ -7,11 +7,13 @@ import type { Operator } from '../store/records';
 import { HostAllowList } from './access';
 import type { ServerContext } from './context';
 import { Credentials } from './credentials';
+import { UserDirectory } from '../identity/user-directory';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
 import { registerWebAssets } from './page';
 import { registerVendorAssets } from './vendor';
 import { collectRoutes, openApiDocument } from './openapi';
+import { registerUserRoutes } from './routes/users';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBenchRoutes } from './routes/bench';
 import { registerCandidateRoutes } from './routes/candidates';
@@ -93,12 +95,14 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   });
   const events = new TaskEvents();
   const tasks = new TaskRunner(options.host, events, { provider: options.provider, providerError: options.providerError, runtime: options.runtime, onBackgroundError: onError });
-  const live = new LiveHub(options.host, events, options.live);
   // A mounted MCP server's progress reports go to the task's live clients (page, WebSocket).
   const stopMcpProgress = options.host.mcp.onProgress((event) => events.publish(event));
   // A mounted server's question posted to a task's Inbox reaches the task's live clients as other posts do.
   const stopMcpInbox = options.host.mcp.onInboxPosted((m) => events.publish({ type: 'inbox_posted', ...m }));
-  const ctx: ServerContext = { host: options.host, tasks, credentials, token: options.token, defaultOperator: options.defaultOperator ?? 'human:user', version: hostVersion() };
+  const users = new UserDirectory(options.host.store);
+  const defaultOperator = options.defaultOperator ?? 'human:user';
+  const live = new LiveHub(options.host, events, { users, defaultOperator }, options.live);
+  const ctx: ServerContext = { host: options.host, tasks, credentials, users, token: options.token, defaultOperator, version: hostVersion() };
 
   // No logger: URLs may carry a WebSocket ticket, and nothing here should ever write a secret out.
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -128,16 +132,18 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     await app.register(websocket, { options: { maxPayload: bodyLimit } });
     // After the websocket plugin's own hook, which marks upgrade requests: a refused upgrade is
     // then answered and its socket destroyed, instead of left open.
-    app.addHook('onRequest', guard({ token: options.token, allowList, credentials }));
+    app.decorateRequest('principal', null as never);
+    app.addHook('onRequest', guard({ token: options.token, allowList, credentials, users }));
     app.addHook('onSend', async (request, reply, payload) => {
       void reply.headers(request.routeOptions.config.app === true ? APP_HEADERS : SECURITY_HEADERS);
       return payload;
     });
-    app.get('/ws', { websocket: true, config: { ticket: true } }, (socket) => live.accept(socket));
+    app.get('/ws', { websocket: true, config: { ticket: true } }, (socket, request) => live.accept(socket, request.principal));
     registerMetaRoutes(app, ctx);
     registerWebAssets(app);
     registerVendorAssets(app);
     registerAuthRoutes(app, ctx);
+    registerUserRoutes(app, ctx, live);
     registerResourceRoutes(app, ctx);
     registerExportRoutes(app, ctx);
     registerImportRoutes(app, ctx);

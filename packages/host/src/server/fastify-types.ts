@@ -10,6 +10,13 @@ declare module 'fastify' {
     readonly ticket?: boolean;
     /** A live web app's file: answered with the app headers (a sandbox) instead of the page's. */
     readonly app?: boolean;
+    /** A viewer may call it although its method is not GET (it changes nothing: a WebSocket ticket, signing out). */
+    readonly viewer?: boolean;
+  }
+
+  interface FastifyRequest {
+    /** Whose credential the request carries, set by the guard (the owner on public routes). */
+    principal: import('../identity/principal').Principal;
   }
 
   interface FastifySchema {

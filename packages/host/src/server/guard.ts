@@ -3,6 +3,8 @@ import { CoworkError } from '../errors';
 import { checkHostAndOrigin, type HostAllowList } from './access';
 import { bearerToken, sameSecret } from './auth';
 import { cookieValue, type Credentials } from './credentials';
+import { OWNER, requireWriter, type Principal } from '../identity/principal';
+import type { UserDirectory } from '../identity/user-directory';
 import './fastify-types';
 
 export const SESSION_COOKIE = 'cowork_session';
@@ -11,12 +13,17 @@ export interface GuardDeps {
   readonly token: string;
   readonly allowList: HostAllowList;
   readonly credentials: Credentials;
+  readonly users: UserDirectory;
 }
+
+/** Methods that change nothing; a viewer may use only these (and routes marked `viewer`). */
+const READING_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Runs first on every request, WebSocket upgrades included (they pass through fastify's routing
  * before the upgrade, so a refused upgrade gets a plain HTTP 401 or 403 and never a socket).
  * Host and Origin are checked before credentials, so a rebinding page learns nothing either way.
+ * It leaves the caller's principal on the request; routes take the operator from it.
  */
 export function guard(deps: GuardDeps): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
@@ -26,23 +33,39 @@ export function guard(deps: GuardDeps): (request: FastifyRequest) => Promise<voi
     const origin = config.app === true && request.headers.origin === 'null' ? undefined : request.headers.origin;
     checkHostAndOrigin(deps.allowList, request.headers.host, origin);
     if (config.public === true) return;
-    if (authenticated(deps, request, config.ticket === true)) return;
-    throw new CoworkError('unauthorized', 'this request needs `Authorization: Bearer <token>` or a signed-in session');
+    const principal = await principalOf(deps, request, config.ticket === true);
+    if (principal === undefined) {
+      throw new CoworkError('unauthorized', 'this request needs `Authorization: Bearer <token>` or a signed-in session');
+    }
+    if (!READING_METHODS.has(request.method) && config.viewer !== true) requireWriter(principal);
+    request.principal = principal;
   };
 }
 
-function authenticated(deps: GuardDeps, request: FastifyRequest, ticketAllowed: boolean): boolean {
+/**
+ * Whose credential the request carries: the server token is the owner's, a person's token is
+ * looked up by its hash. A session or ticket carries the principal that opened it, and a person's
+ * is checked again against the store, so a token revoked by any process stops its sessions at once.
+ */
+async function principalOf(deps: GuardDeps, request: FastifyRequest, ticketAllowed: boolean): Promise<Principal | undefined> {
   const header = request.headers.authorization;
   // A wrong token is a wrong token: it does not fall back to a cookie that happens to be there.
   if (header !== undefined) {
     const given = bearerToken(header);
-    return given !== undefined && sameSecret(given, deps.token);
+    if (given === undefined) return undefined;
+    return sameSecret(given, deps.token) ? OWNER : deps.users.authenticate(given);
   }
   const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
-  if (session !== undefined && deps.credentials.hasSession(session)) return true;
-  if (!ticketAllowed) return false;
-  const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
-  return typeof ticket === 'string' && deps.credentials.redeemTicket(ticket);
+  let held = session !== undefined ? deps.credentials.session(session) : undefined;
+  if (held === undefined && ticketAllowed) {
+    const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
+    if (typeof ticket === 'string') held = deps.credentials.redeemTicket(ticket);
+  }
+  if (held?.kind === 'person' && !(await deps.users.stillActive(held.name))) {
+    deps.credentials.forget(held.name);
+    return undefined;
+  }
+  return held;
 }
 
 /**

@@ -10,8 +10,8 @@ import { taskResponse } from './task-views';
  */
 export function mcpTaskPort(host: Host, runner: TaskRunner): McpTaskPort {
   return {
-    start: (request, maxTokens) => runner.start(request, maxTokens),
-    post: (taskId, text) => runner.post(taskId, text),
+    start: (request, maxTokens, from) => runner.start(request, maxTokens, from),
+    post: (taskId, text, from) => runner.post(taskId, text, undefined, from),
     async read(taskId) {
       const state = await taskResponse(host, runner, taskId);
       const task = state.task as { status: string; summary: string | null };

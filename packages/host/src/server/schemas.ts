@@ -67,20 +67,20 @@ export const CreateResourceBody = Type.Object(
 export type CreateResourceBody = Static<typeof CreateResourceBody>;
 
 export const CommitBody = Type.Object(
-  { baseRevision: Revision, op: AnyJson, operator: OperatorSchema, idempotencyKey: Type.Optional(IdempotencyKey) },
+  { baseRevision: Revision, op: AnyJson, operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey) },
   { additionalProperties: false },
 );
 export type CommitBody = Static<typeof CommitBody>;
 
 export const RestoreBody = Type.Object(
-  { revision: Revision, baseRevision: Revision, operator: OperatorSchema },
+  { revision: Revision, baseRevision: Revision, operator: Type.Optional(OperatorSchema) },
   { additionalProperties: false, description: "Makes an old revision's content the newest revision." },
 );
 export type RestoreBody = Static<typeof RestoreBody>;
 
-export const AcceptBody = Type.Object({ operator: OperatorSchema, baseRevision: Type.Optional(Revision) }, { additionalProperties: false });
+export const AcceptBody = Type.Object({ operator: Type.Optional(OperatorSchema), baseRevision: Type.Optional(Revision) }, { additionalProperties: false });
 export type AcceptBody = Static<typeof AcceptBody>;
-export const OperatorBody = Type.Object({ operator: OperatorSchema }, { additionalProperties: false });
+export const OperatorBody = Type.Object({ operator: Type.Optional(OperatorSchema) }, { additionalProperties: false });
 export type OperatorBody = Static<typeof OperatorBody>;
 
 export const CommitResultSchema = Type.Object({ resourceId: Id, revision: Revision });

@@ -2,6 +2,7 @@ import { AgentRuntime, type RuntimeOptions } from '../agents/runtime';
 import { TERMINAL } from '../coordinator/state';
 import { CoworkError } from '../errors';
 import type { Host } from '../host';
+import type { Operator } from '../store/records';
 import type { ModelProvider } from '../models/types';
 import type { TaskEvents } from './task-events';
 import { currentTask } from '../agents/task-view';
@@ -43,21 +44,21 @@ export class TaskRunner {
   }
 
   /** Records the task and starts running it; resolves with its id once the request is durable. */
-  async start(request: string, maxTokens?: number): Promise<string> {
+  async start(request: string, maxTokens: number | undefined, from: Operator): Promise<string> {
     const runtime = this.requireRuntime();
-    const taskId = await runtime.startTask(request, maxTokens === undefined ? {} : { maxTokens });
+    const taskId = await runtime.startTask(request, maxTokens === undefined ? { from } : { maxTokens, from });
     this.kick(runtime, taskId);
     return taskId;
   }
 
   /** Queues a person's message for Main (delivered at its next turn boundary) and runs a waiting task. */
-  async post(taskId: string, text: string, messageId?: string): Promise<string> {
+  async post(taskId: string, text: string, messageId: string | undefined, from: Operator): Promise<string> {
     const runtime = this.requireRuntime();
     const task = await currentTask(this.host, taskId);
     if (TERMINAL.has(task.status)) {
       throw new CoworkError('invalid_transition', `task ${taskId} is ${task.status}; start a new task instead`, { taskId, status: task.status });
     }
-    const posted = await runtime.postUserMessage(taskId, text, messageId);
+    const posted = await runtime.postUserMessage(taskId, text, messageId, from);
     this.kick(runtime, taskId);
     return posted;
   }

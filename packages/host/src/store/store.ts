@@ -12,6 +12,7 @@ import type {
 import type { CompactionRepo, ConversationRepo, InboxRepo, ModelCallRepo } from './agent-records';
 import type { JobRepo } from './job-records';
 import type { MonitorRepo } from './monitor-records';
+import type { UserRepo } from './user-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -55,6 +56,7 @@ export interface StoreTx {
   readonly modelCalls: ModelCallRepo;
   readonly jobs: JobRepo;
   readonly monitors: MonitorRepo;
+  readonly users: UserRepo;
 }
 
 export interface ResourceRepo {

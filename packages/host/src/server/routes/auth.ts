@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CoworkError } from '../../errors';
 import { sameSecret } from '../auth';
+import { OWNER } from '../../identity/principal';
 import type { ServerContext } from '../context';
 import { cookieValue } from '../credentials';
 import { SESSION_COOKIE } from '../guard';
@@ -20,14 +21,15 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.post(
     '/api/ws-tickets',
     {
+      config: { viewer: true },
       schema: {
         summary: 'A single-use ticket for one WebSocket connection: /ws?ticket=...; it expires in seconds',
         tags,
         response: { 201: Type.Object({ ticket: Type.String(), expiresAt: Type.String() }) },
       },
     },
-    async (_request, reply) => {
-      const { ticket, expiresAt } = ctx.credentials.issueTicket();
+    async (request, reply) => {
+      const { ticket, expiresAt } = ctx.credentials.issueTicket(request.principal);
       return reply.code(201).send({ ticket, expiresAt: new Date(expiresAt).toISOString() });
     },
   );
@@ -36,11 +38,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
     '/api/session',
     {
       config: { public: true },
-      schema: { summary: 'Sign in with the token (in the body); sets an HttpOnly session cookie', tags, body: SessionBody, response: { 204: Type.Null() } },
+      schema: { summary: "Sign in with the owner's token or a person's (in the body); sets an HttpOnly session cookie", tags, body: SessionBody, response: { 204: Type.Null() } },
     },
     async (request, reply) => {
-      if (!sameSecret(request.body.token, ctx.token)) throw new CoworkError('unauthorized', 'wrong token');
-      const { sessionId, maxAgeSeconds } = ctx.credentials.openSession();
+      const principal = sameSecret(request.body.token, ctx.token) ? OWNER : await ctx.users.authenticate(request.body.token);
+      if (principal === undefined) throw new CoworkError('unauthorized', 'wrong token');
+      const { sessionId, maxAgeSeconds } = ctx.credentials.openSession(principal);
       void reply.header('set-cookie', `${SESSION_COOKIE}=${sessionId}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}`);
       return reply.code(204).send();
     },
@@ -48,7 +51,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.delete(
     '/api/session',
-    { schema: { summary: 'Sign out: forget this session', tags, response: { 204: Type.Null() } } },
+    { config: { viewer: true }, schema: { summary: 'Sign out: forget this session', tags, response: { 204: Type.Null() } } },
     async (request, reply) => {
       const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
       if (session !== undefined) ctx.credentials.closeSession(session);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
+import { writingOperator } from '../../identity/principal';
 import { AcceptBody, CandidateSchema, CommitResultSchema, IdParams, OperatorBody } from '../schemas';
 
 /** Reviewing candidates: accept commits a candidate's ops (with the revision check); reject closes it. */
@@ -28,8 +28,8 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext
       },
     },
     async (request) => {
-      const { operator, baseRevision } = request.body;
-      return resources.acceptCandidate(request.params.id, { operator: operator as Operator, baseRevision });
+      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      return resources.acceptCandidate(request.params.id, { operator, baseRevision: request.body.baseRevision });
     },
   );
 
@@ -45,6 +45,6 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext
         response: { 200: Type.Object({ candidate: CandidateSchema }) },
       },
     },
-    async (request) => ({ candidate: await resources.rejectCandidate(request.params.id, request.body.operator as Operator) }),
+    async (request) => ({ candidate: await resources.rejectCandidate(request.params.id, writingOperator(request.principal, request.body.operator, ctx.defaultOperator)) }),
   );
 }

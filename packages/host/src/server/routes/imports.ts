@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CoworkError } from '../../errors';
 import { MAX_IMPORT_BYTES } from '../../resources/import-service';
-import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
+import { writingOperator } from '../../identity/principal';
 import { abortedWhenClientLeaves } from '../disconnect';
 import { Format, IdempotencyKey, OperatorSchema, ResourceSchema } from '../schemas';
 
@@ -44,7 +44,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: ServerContext): 
         throw new CoworkError('invalid_input', 'send the file as the request body with Content-Type: application/octet-stream');
       }
       const { kind, format, fileName, idempotencyKey } = request.query;
-      const operator = (request.query.operator as Operator | undefined) ?? ctx.defaultOperator;
+      const operator = writingOperator(request.principal, request.query.operator, ctx.defaultOperator);
       const created = await ctx.host.imports.importFile({ kind, format, fileName, data: request.body, operator, idempotencyKey, signal: abortedWhenClientLeaves(reply) });
       return reply.code(201).send(created);
     },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
+import { requireOwner } from '../../identity/principal';
 import { AnyJson } from '../schemas';
 
 /**
@@ -67,13 +68,18 @@ export function registerMcpServerRoutes(app: FastifyInstance, ctx: ServerContext
   app.post<{ Body: AddBody }>(
     '/api/mcp/servers',
     { schema: { summary: 'Mount an MCP server (written to mcp.json and mounted at once)', tags, body: AddBody, errors: [409], response: { 201: ServerStatus } } },
-    async (request, reply) => reply.code(201).send(mcp.add(request.body.name, request.body.server)),
+    async (request, reply) => {
+      // A mounted server runs a program as the host's user: the owner's decision, not an editor's.
+      requireOwner(request.principal, 'mount MCP servers');
+      return reply.code(201).send(mcp.add(request.body.name, request.body.server));
+    },
   );
 
   app.delete<{ Params: NameParams }>(
     '/api/mcp/servers/:name',
     { schema: { summary: 'Unmount an MCP server and forget its approvals', tags, params: NameParams, errors: [404], response: { 200: Type.Object({ removed: Type.String() }) } } },
     async (request) => {
+      requireOwner(request.principal, 'unmount MCP servers');
       mcp.remove(request.params.name);
       return { removed: request.params.name };
     },
@@ -82,7 +88,10 @@ export function registerMcpServerRoutes(app: FastifyInstance, ctx: ServerContext
   app.post<{ Params: NameParams }>(
     '/api/mcp/servers/:name/approve',
     { schema: { summary: "Approve the running server's tools as they are now (releases held tools)", tags, params: NameParams, errors: [404, 503], response: { 200: ServerStatus } } },
-    async (request) => mcp.approve(request.params.name),
+    async (request) => {
+      requireOwner(request.principal, "approve an MCP server's tools");
+      return mcp.approve(request.params.name);
+    },
   );
 
   app.get<{ Querystring: Static<typeof ElicitationQuery> }>(

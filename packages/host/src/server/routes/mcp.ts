@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { McpHostServer, McpHttpSessions, rpcError } from '../../mcp-server';
+import { authInfoFor, McpHostServer, McpHttpSessions, rpcError } from '../../mcp-server';
 import type { ServerContext } from '../context';
 import { SECURITY_HEADERS } from '../guard';
 import { mcpTaskPort } from '../mcp-task-port';
@@ -35,7 +35,8 @@ export async function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
       try {
         if (request.body === NOT_JSON) return rpcError(reply.raw, 400, -32700, 'parse error: the body is not JSON');
-        await sessions.handle(request.raw, reply.raw, request.body);
+        // The guard checked this request's credential; its tools act as that principal.
+        await sessions.handle(Object.assign(request.raw, { auth: authInfoFor(request.principal) }), reply.raw, request.body);
       } catch (error) {
         onError(error);
         if (!reply.raw.headersSent) rpcError(reply.raw, 500, -32603, 'internal error');
@@ -43,8 +44,10 @@ export async function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext
       }
     };
     const schema = { summary: 'MCP (Streamable HTTP): the host\'s resources, tools, tasks and prompts for MCP clients', tags: ['mcp'] };
-    scope.post('/mcp', { schema }, handler);
-    scope.get('/mcp', { schema }, handler);
-    scope.delete('/mcp', { schema }, handler);
+    // A viewer may speak MCP: each tool call checks its own writes (see mcp-server/operator.ts).
+    const config = { viewer: true };
+    scope.post('/mcp', { schema, config }, handler);
+    scope.get('/mcp', { schema, config }, handler);
+    scope.delete('/mcp', { schema, config }, handler);
   });
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
+import { writingOperator } from '../../identity/principal';
 import {
   AnyJson,
   CandidateSchema,
@@ -47,7 +48,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     },
     async (request, reply) => {
       const { kind, content, idempotencyKey } = request.body;
-      const operator = (request.body.operator as Operator | undefined) ?? ctx.defaultOperator;
+      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
       const created = await resources.create({ kind, content, operator, idempotencyKey });
       return reply.code(201).send(created);
     },
@@ -119,8 +120,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
       },
     },
     async (request) => {
-      const { baseRevision, op, operator, idempotencyKey } = request.body;
-      return resources.commit(request.params.id, { baseRevision, op, operator: operator as Operator, idempotencyKey });
+      const { baseRevision, op, idempotencyKey } = request.body;
+      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      return resources.commit(request.params.id, { baseRevision, op, operator, idempotencyKey });
     },
   );
 
@@ -137,8 +139,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
       },
     },
     async (request) => {
-      const { revision, baseRevision, operator } = request.body;
-      return resources.restore(request.params.id, { revision, baseRevision, operator: operator as Operator });
+      const { revision, baseRevision } = request.body;
+      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      return resources.restore(request.params.id, { revision, baseRevision, operator });
     },
   );
 

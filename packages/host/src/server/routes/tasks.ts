@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
+import { writingOperator } from '../../identity/principal';
 import { IdParams, Open } from '../schemas';
 import { listTasks, taskLog } from '../../agents/task-view';
 import { taskResponse } from '../task-views';
@@ -46,7 +47,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServerContext): vo
       },
     },
     async (request, reply) => {
-      const taskId = await ctx.tasks.start(request.body.request, request.body.maxTokens);
+      const taskId = await ctx.tasks.start(request.body.request, request.body.maxTokens, writingOperator(request.principal, undefined, ctx.defaultOperator));
       return reply.code(202).send({ taskId });
     },
   );
@@ -77,7 +78,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServerContext): vo
       },
     },
     async (request, reply) => {
-      const messageId = await ctx.tasks.post(request.params.id, request.body.text, request.body.messageId);
+      const messageId = await ctx.tasks.post(request.params.id, request.body.text, request.body.messageId, writingOperator(request.principal, undefined, ctx.defaultOperator));
       return reply.code(202).send({ messageId });
     },
   );

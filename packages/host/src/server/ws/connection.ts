@@ -7,6 +7,7 @@ import { currentTask } from '../../agents/task-view';
 import { MessageParser, parseFrame, requestIdOf, type ClientMessage } from './messages';
 import { Peer, type PeerLimits } from './peer';
 import { ResourceSubscription } from './resource-subscription';
+import { writingOperator, type Principal } from '../../identity/principal';
 
 /** What a connection needs from the hub. */
 export interface ConnectionDeps {
@@ -14,6 +15,10 @@ export interface ConnectionDeps {
   readonly taskEvents: TaskEvents;
   readonly parser: MessageParser;
   readonly limits: PeerLimits & { readonly pageSize: number; readonly maxSubscriptions: number };
+  /** Whose credential opened the socket: its commits act as that person (the owner names its operator). */
+  readonly principal: Principal;
+  /** The operator of an owner's commit that names none. */
+  readonly defaultOperator: Operator;
   register(sub: ResourceSubscription): void;
   unregister(sub: ResourceSubscription): void;
   closed(connection: Connection): void;
@@ -27,6 +32,10 @@ export interface ConnectionDeps {
 export class Connection {
   readonly peer: Peer;
   alive = true;
+  /** The principal the socket acts for (the hub closes a revoked person's sockets). */
+  get principal(): Principal {
+    return this.deps.principal;
+  }
   private readonly subscriptions = new Map<string, ResourceSubscription>();
   private readonly taskSubscriptions = new Map<string, () => void>();
   private queue: Promise<void> = Promise.resolve();
@@ -77,8 +86,9 @@ export class Connection {
         return;
       }
       case 'commit': {
-        const { resourceId, baseRevision, op, operator, idempotencyKey } = message;
-        const result = await this.deps.host.resources.commit(resourceId, { baseRevision, op, operator: operator as Operator, idempotencyKey });
+        const { resourceId, baseRevision, op, idempotencyKey } = message;
+        const operator = writingOperator(this.deps.principal, message.operator, this.deps.defaultOperator);
+        const result = await this.deps.host.resources.commit(resourceId, { baseRevision, op, operator, idempotencyKey });
         this.peer.send({ type: 'committed', ...requestId, resourceId, revision: result.revision });
         return;
       }

@@ -4,7 +4,10 @@ import type { RevisionEvent } from '../../plugins/revision-event';
 import type { TaskEvents } from '../task-events';
 import { Connection } from './connection';
 import { MessageParser, revisionMessage } from './messages';
-import { CLOSE_GOING_AWAY } from './peer';
+import { CLOSE_GOING_AWAY, CLOSE_REVOKED } from './peer';
+import type { Principal } from '../../identity/principal';
+import type { UserDirectory } from '../../identity/user-directory';
+import type { Operator } from '../../store/records';
 import type { ResourceSubscription } from './resource-subscription';
 
 export interface HubOptions {
@@ -18,6 +21,12 @@ export interface HubOptions {
   readonly heartbeatMs?: number;
   readonly closeGraceMs?: number;
   readonly maxSubscriptions?: number;
+}
+
+/** Who may keep a socket open, and whom an owner's commit acts as when it names no one. */
+export interface HubAccess {
+  readonly users: UserDirectory;
+  readonly defaultOperator: Operator;
 }
 
 /**
@@ -36,6 +45,7 @@ export class LiveHub {
   constructor(
     private readonly host: Host,
     private readonly taskEvents: TaskEvents,
+    private readonly access: HubAccess,
     private readonly options: HubOptions = {},
   ) {
     this.stopListening = host.resources.subscribe((event) => this.onRevision(event));
@@ -45,10 +55,12 @@ export class LiveHub {
     if (heartbeatMs > 0) this.timers.push(setInterval(() => this.heartbeat(), heartbeatMs).unref());
   }
 
-  /** Takes over an upgraded socket. */
-  accept(socket: WebSocket): void {
+  /** Takes over an upgraded socket, opened with `principal`'s credential. */
+  accept(socket: WebSocket, principal: Principal): void {
     const connection = new Connection(socket, {
       host: this.host,
+      principal,
+      defaultOperator: this.access.defaultOperator,
       taskEvents: this.taskEvents,
       parser: this.parser,
       limits: {
@@ -62,6 +74,16 @@ export class LiveHub {
       closed: (c) => this.connections.delete(c),
     });
     this.connections.add(connection);
+  }
+
+  /** Closes every socket of a person whose token was revoked. */
+  revoke(name: string): void {
+    for (const connection of [...this.connections]) {
+      const { principal } = connection;
+      if (principal.kind !== 'person' || principal.name !== name) continue;
+      connection.dispose();
+      connection.peer.socket.close(CLOSE_REVOKED, 'credential revoked');
+    }
   }
 
   /** How many clients are connected (for tests and health). */
@@ -105,6 +127,7 @@ export class LiveHub {
     if (this.polling) return;
     this.polling = true;
     try {
+      await this.closeRevoked();
       for (const [resourceId, subs] of [...this.byResource]) {
         const positions = new Set([...subs].filter((s) => s.live).map((s) => s.revision));
         for (const position of positions) {
@@ -118,6 +141,13 @@ export class LiveHub {
     } finally {
       this.polling = false;
     }
+  }
+
+  /** A token revoked by another process (`cowork users revoke`) closes its sockets here within a poll. */
+  private async closeRevoked(): Promise<void> {
+    const names = new Set<string>();
+    for (const { principal } of this.connections) if (principal.kind === 'person') names.add(principal.name);
+    for (const name of names) if (!(await this.access.users.stillActive(name))) this.revoke(name);
   }
 
   private heartbeat(): void {

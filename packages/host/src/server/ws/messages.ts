@@ -22,7 +22,7 @@ export const CLIENT_MESSAGES = {
   unsubscribe: Type.Object({ type: Type.Literal('unsubscribe'), resourceId: Id, requestId: RequestId }, { additionalProperties: false }),
   /** The same commit as POST /api/resources/:id/commits, with the same `revision_conflict`. */
   commit: Type.Object(
-    { type: Type.Literal('commit'), resourceId: Id, baseRevision: Revision, op: AnyJson, operator: OperatorSchema, idempotencyKey: Type.Optional(IdempotencyKey), requestId: RequestId },
+    { type: Type.Literal('commit'), resourceId: Id, baseRevision: Revision, op: AnyJson, operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey), requestId: RequestId },
     { additionalProperties: false },
   ),
   subscribe_task: Type.Object({ type: Type.Literal('subscribe_task'), taskId: Id, requestId: RequestId }, { additionalProperties: false }),

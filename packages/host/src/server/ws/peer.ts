@@ -4,6 +4,8 @@ import type { ServerMessage } from './messages';
 /** Close codes the server uses. 4008: the client did not keep up (a private-use code, like 1008 "policy"). */
 export const CLOSE_TOO_SLOW = 4008;
 export const CLOSE_GOING_AWAY = 1001;
+/** The credential the socket was opened with was revoked (an application close code). */
+export const CLOSE_REVOKED = 4003;
 
 export interface PeerLimits {
   /** Above this many bytes queued for the client, it is dropped instead of buffered without end. */

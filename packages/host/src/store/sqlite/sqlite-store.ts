@@ -15,6 +15,7 @@ import { SqliteEventRepo } from './repos/event-repo';
 import { SqliteIdempotencyRepo } from './repos/idempotency-repo';
 import { SqliteJobRepo } from './repos/job-repo';
 import { SqliteMonitorRepo } from './repos/monitor-repo';
+import { SqliteUserRepo } from './repos/user-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -47,7 +48,6 @@ export interface SqliteStoreOptions {
  * freeze the event loop, which stalls a server while the CLI writes, and deadlocks two connections
  * in one process (the holder's transaction body can never resume). So the connection's busy
  * timeout is 0 and a busy `BEGIN` is retried with a growing timer until `busyTimeoutMs`.
- */
  *
  * Disk faults answer `store_io_error`. A full disk (`SQLITE_FULL`) rolls the transaction back and
  * leaves the store usable: once there is room again, the next write succeeds. An I/O error in a
@@ -58,6 +58,7 @@ export interface SqliteStoreOptions {
  * SQLite recover from the WAL on disk. That recovery may bring back the one commit that failed
  * (its frames reached the WAL, only the fsync failed), never one that was not attempted, and every
  * acknowledged commit was fsynced before it was acknowledged.
+ */
 export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database;
@@ -67,9 +68,9 @@ export class SqliteStore implements Store {
   private readonly busyTimeoutMs: number;
   private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK', { run(): unknown }>;
   private closed = false;
-
   /** The I/O error that failed the store (see the class comment); set once, never cleared. */
   private failure: CoworkError | undefined;
+
   constructor(options: SqliteStoreOptions) {
     const synchronous = options.synchronous ?? 'FULL';
     // Checked at run time too: a mistyped mode from configuration must not silently weaken durability.
@@ -112,6 +113,7 @@ export class SqliteStore implements Store {
       modelCalls: new SqliteModelCallRepo(this.db),
       jobs: new SqliteJobRepo(this.db),
       monitors: new SqliteMonitorRepo(this.db),
+      users: new SqliteUserRepo(this.db),
     };
   }
 
@@ -171,8 +173,6 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Starts a transaction, retrying on a timer while another connection holds the lock. */
-  private async begin(statement: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED'): Promise<void> {
   /** Rolls back after `cause` failed the transaction; a rollback that fails too fails the store. */
   private rollback(cause: unknown): void {
     try {
@@ -189,6 +189,8 @@ export class SqliteStore implements Store {
     process.stderr.write(`cowork: ${this.description}: ${error.message}; every further read and write answers store_io_error until the host is restarted\n`);
   }
 
+  /** Starts a transaction, retrying on a timer while another connection holds the lock. */
+  private async begin(statement: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED'): Promise<void> {
     const deadline = Date.now() + this.busyTimeoutMs;
     for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 50)) {
       try {
