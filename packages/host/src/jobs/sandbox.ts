@@ -48,9 +48,15 @@ const SCAN_SKIP = new Set(['node_modules', '.git']);
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 const BWRAP_FALLBACKS = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 
-/** The bwrap executable: on PATH, else where Debian puts it; undefined when it is not installed. */
-export function findBwrap(path: string = process.env.PATH ?? ''): string | undefined {
-  const candidates = [...path.split(delimiter).filter((dir) => dir.startsWith('/')).map((dir) => join(dir, 'bwrap')), ...BWRAP_FALLBACKS];
+/**
+ * The bwrap executable: `COWORK_BWRAP` when set (only that), else on PATH, else where Debian puts
+ * it; undefined when it is not installed.
+ */
+export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env.PATH ?? '';
+  const candidates = env.COWORK_BWRAP
+    ? [env.COWORK_BWRAP]
+    : [...path.split(delimiter).filter((dir) => dir.startsWith('/')).map((dir) => join(dir, 'bwrap')), ...BWRAP_FALLBACKS];
   return candidates.find((candidate) => {
     try {
       accessSync(candidate, constants.X_OK);

@@ -4,7 +4,7 @@
  * true exit code and the whole log, `cancel` ends the job, and bad input comes back as the coded
  * error (as JSON with `--json`) with nothing started.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobsCommand } from '../../src/cli/commands/jobs';
 import { COMMANDS, main } from '../../src/cli/main';
@@ -74,6 +74,21 @@ describe('cowork jobs', () => {
   it('cancels a running job', async () => {
     const job = await json<JobRecord>('start', '--', './forever.sh');
     expect(await json<JobRecord>('cancel', job.id, '--grace', '2000')).toMatchObject({ status: 'cancelled', signal: 'SIGTERM' });
+  });
+
+  it("says that a person's job runs unsandboxed, and confines it with --sandbox", async () => {
+    const open = await jobs('start', '--', 'sh', '-c', 'echo open > open.txt');
+    expect(open.stdout).toMatch(/^started job_\S+ .*\nnot sandboxed: it runs with your permissions/);
+    expect(JSON.parse((await jobs('start', '--json', '--', 'true')).stdout)).toMatchObject({ sandboxed: false });
+
+    mkdirSync(join(fx.dir, 'box'));
+    const boxed = await json<JobRecord & { sandboxed: boolean }>('start', '--sandbox', '--cwd', 'box', '--', 'sh', '-c', `echo in > in.txt; echo out > ${fx.dir}/out.txt`);
+    expect(boxed).toMatchObject({ sandboxed: true, cwd: join(fx.dir, 'box') });
+    expect((await jobs('logs', boxed.id, '--follow')).code).toBe(0);
+    expect(readFileSync(join(fx.dir, 'box', 'in.txt'), 'utf8')).toBe('in\n');
+    expect(existsSync(join(fx.dir, 'out.txt'))).toBe(false);
+    const whole = await jobs('start', '--sandbox', '--cwd', '.', '--json', '--', 'true');
+    expect(JSON.parse(whole.stdout)).toMatchObject({ error: { code: 'invalid_input', field: 'workDir', reason: 'outside_work_area' } });
   });
 
   it('refuses bad input with the coded error and starts nothing', async () => {

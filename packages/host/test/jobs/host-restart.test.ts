@@ -5,7 +5,8 @@
  * JOB_TEST_SECONDS sets the job's length (default 3; the judged run uses 20).
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { jobsFixture, pidAlive, waitForEnd, type JobsFixture } from './job-harness';
 
 const SECONDS = Number(process.env.JOB_TEST_SECONDS ?? 3);
@@ -20,8 +21,8 @@ afterEach(async () => {
 });
 
 /** Runs host-child.ts until it printed the started job's id, then SIGKILLs it. */
-async function startJobAndKillHost(workspaceDir: string): Promise<string> {
-  const host = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'host-child.ts'), workspaceDir, String(SECONDS)], {
+async function startJobAndKillHost(workspaceDir: string, mode: 'plain' | 'sandbox' = 'plain'): Promise<string> {
+  const host = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'host-child.ts'), workspaceDir, String(SECONDS), mode], {
     cwd: PACKAGE_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,5 +56,20 @@ describe('host restart', () => {
     expect(ended).toMatchObject({ status: 'failed', exitCode: 7, signal: null, error: null });
     const expected = Array.from({ length: SECONDS }, (_, i) => `line${i + 1}\n`).join('');
     expect(await restarted.readLog(jobId, 'stdout')).toBe(expected);
+  }, (SECONDS + 40) * 1000);
+
+  it(`re-attaches to an agent's sandboxed job the same way (${SECONDS}s job)`, async () => {
+    const jobId = await startJobAndKillHost(fx.dir, 'sandbox');
+    const restarted = fx.reopen();
+    await restarted.reconcile();
+    expect((await restarted.get(jobId)).status).toBe('running');
+    expect(await restarted.sandboxOf(jobId)).toMatchObject({ workDir: join(fx.dir, 'tasks', 'task_restart', 'work'), network: false });
+
+    const ended = await waitForEnd(restarted, jobId, (SECONDS + 20) * 1000);
+    expect(ended).toMatchObject({ status: 'failed', exitCode: 7, signal: null, error: null });
+    const expected = Array.from({ length: SECONDS }, (_, i) => `line${i + 1}\n`).join('');
+    expect(await restarted.readLog(jobId, 'stdout')).toBe(expected);
+    // It wrote in its work folder all along.
+    expect(readFileSync(join(fx.dir, 'tasks', 'task_restart', 'work', 'lines.txt'), 'utf8')).toBe(expected);
   }, (SECONDS + 40) * 1000);
 });

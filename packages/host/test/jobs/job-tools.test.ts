@@ -74,6 +74,21 @@ describe('job tools', () => {
     expect(main.content).toMatchObject({ status: expect.any(String), sandbox: { workDir, network: true } });
   });
 
+  it('refuse to start an agent\'s job when bwrap is missing, rather than run it unsandboxed', async () => {
+    const saved = process.env.COWORK_BWRAP;
+    process.env.COWORK_BWRAP = join(fx.dir, 'no-such-bwrap');
+    try {
+      expect(await call('start_job', { command: 'true' })).toMatchObject({
+        isError: true,
+        content: { error: { code: 'sandbox_unavailable', missing: 'bwrap', hint: expect.stringContaining('bubblewrap') } },
+      });
+      expect(await fx.service.list()).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.COWORK_BWRAP;
+      else process.env.COWORK_BWRAP = saved;
+    }
+  });
+
   it('report failures as error results with the code', async () => {
     expect(await call('start_job', { command: 'no-such-command-4711' })).toMatchObject({
       isError: true,
