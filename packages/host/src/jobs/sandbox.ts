@@ -1,5 +1,5 @@
-import { accessSync, constants, lstatSync, readdirSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 
 /**
  * The sandbox agents' jobs and command monitors run in: bubblewrap (`bwrap`, Debian's
@@ -11,8 +11,9 @@ import { delimiter, join } from 'node:path';
  * - the workspace replaced by an empty read-only folder (`hidden`), except the task's work folder
  *   (`workDir`), bound read-write: the database, the server token, the jobs' files and the other
  *   tasks' folders are not there at all, so neither a path nor a symlink nor `..` reaches them;
- * - `.git` entries in the work folder (up to GIT_SCAN_DEPTH folders deep) bound read-only over
- *   themselves, so a job cannot plant hooks or rewrite history a person later runs git in;
+ * - `.git` entries in the work folder (up to GIT_SCAN_DEPTH folders deep, and the folders a `.git`
+ *   symlink or `gitdir:` file points to) bound read-only over themselves, so a job cannot plant
+ *   hooks or rewrite history a person later runs git in;
  * - its own `/tmp` (an empty tmpfs), `/dev` (null, zero, random, a pty, shm) and `/proc`;
  * - its own pid namespace (host processes are not visible, /proc/1 is the sandbox's own init),
  *   IPC, UTS and (where the kernel has them) cgroup namespaces;
@@ -98,9 +99,21 @@ export function sandboxEnv(own: Readonly<Record<string, string>>, hostEnv: NodeJ
   return { ...env, ...own };
 }
 
-/** `.git` entries (folders or files) in `workDir` and its folders up to GIT_SCAN_DEPTH deep; symlinks are not followed. */
+/**
+ * `.git` entries (folders or files) in `workDir` and its folders up to GIT_SCAN_DEPTH deep, and
+ * the repository folders they point to inside `workDir` (a `.git` symlink's target, a `.git`
+ * file's `gitdir:`), so that git's real folder is read-only too. The scan follows no symlink.
+ */
 export function gitEntries(workDir: string): string[] {
   const found: string[] = [];
+  const pointed = (target: string): void => {
+    try {
+      const real = realpathSync(target);
+      if (real !== workDir && real.startsWith(`${workDir}/`) && !found.includes(real)) found.push(real);
+    } catch {
+      // Dangling: nothing to protect.
+    }
+  };
   const visit = (dir: string, depth: number): void => {
     let names: string[];
     try {
@@ -116,10 +129,32 @@ export function gitEntries(workDir: string): string[] {
       } catch {
         continue;
       }
-      if (name === '.git' && (stats.isDirectory() || stats.isFile())) found.push(path);
+      if (name === '.git') {
+        if (stats.isDirectory()) found.push(path);
+        else if (stats.isFile()) {
+          found.push(path);
+          const gitdir = /^gitdir:\s*(.+)$/m.exec(readHead(path))?.[1]?.trim();
+          if (gitdir) pointed(resolve(dir, gitdir));
+        } else if (stats.isSymbolicLink()) pointed(path);
+      }
       if (stats.isDirectory() && depth < GIT_SCAN_DEPTH && !SCAN_SKIP.has(name)) visit(path, depth + 1);
     }
   };
   visit(workDir, 0);
   return found;
+}
+
+/** The first bytes of a small file (a `.git` file is one line). */
+function readHead(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }

@@ -120,6 +120,8 @@ const ATTEMPTS: readonly Attempt[] = [
   write("write into the host's /dev/shm", () => SHM_FILE, (e, p) => `echo ${e.mark} > ${p}`, () => writable('/dev/shm')),
   write('write a hook into the work folder\'s .git', (e) => join(e.work, '.git', 'hooks', 'post-checkout'), (e, p) => `echo ${e.mark} > ${p}`),
   write('rewrite a nested repository\'s .git/config', (e) => join(e.work, 'repo', '.git', 'config'), (e, p) => `echo ${e.mark} >> ${p}`),
+  write('write a hook through a .git symlink', (e) => join(e.work, 'gitstore', 'hooks', 'pre-commit'), (e) => `echo ${e.mark} > linked-repo/.git/hooks/pre-commit`),
+  write('write a hook into the folder a .git file points to', (e) => join(e.work, 'gitstore2', 'hooks', 'pre-commit'), (e, p) => `echo ${e.mark} > ${p}`),
   write('write through a symlink to the workspace root', (e) => join(e.ws, `via-link-${rand}.txt`), (e) => `echo ${e.mark} > link-ws/via-link-${rand}.txt`),
   write("write through a symlink to another task's file", (e) => join(e.ws, 'tasks', OTHER_TASK, 'work', 'linked.txt'), (e) => `echo ${e.mark} > link-other`),
   write('write through /proc/1/root', (e) => join(e.ws, `proc1-${rand}.txt`), (e) => `echo ${e.mark} > /proc/1/root${e.ws}/proc1-${rand}.txt`, () => readable('/proc/1/root/')),
@@ -275,6 +277,13 @@ describeWithBwrap('sandboxed agent jobs', () => {
     writeFileSync(join(work, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     mkdirSync(join(work, 'repo', '.git'), { recursive: true });
     writeFileSync(join(work, 'repo', '.git', 'config'), '[core]\n');
+    // A repository whose .git is a symlink, and a worktree whose .git file names its git folder.
+    mkdirSync(join(work, 'gitstore', 'hooks'), { recursive: true });
+    mkdirSync(join(work, 'linked-repo'));
+    symlinkSync(join(work, 'gitstore'), join(work, 'linked-repo', '.git'));
+    mkdirSync(join(work, 'gitstore2', 'hooks'), { recursive: true });
+    mkdirSync(join(work, 'worktree'));
+    writeFileSync(join(work, 'worktree', '.git'), 'gitdir: ../gitstore2\n');
     writeFileSync(join(ws, 'tasks', TASK, 'memory.md'), '# memory\n');
     mkdirSync(join(ws, 'tasks', OTHER_TASK, 'work'), { recursive: true });
     writeFileSync(join(ws, 'tasks', OTHER_TASK, 'work', 'notes.txt'), `${OTHER_NOTES}\n`);
