@@ -3,7 +3,7 @@
 // packages/host/src is layered: a module may import its own layer and the layers below it, never
 // one above. From the bottom:
 //
-//   errors, util, store, identity (principals and people's tokens), jobs, plugins (the plugin contract and registry), resources, coordinator,
+//   errors, util, store, identity (principals and people's tokens), approvals (high-impact calls and the policy), jobs, plugins (the plugin contract and registry), resources, coordinator,
 //   monitors, models, agents, plugins/builtin (text, jobs, monitors as plugins), mcp-client (MCP
 //   servers mounted as plugins), host.ts, evaluation (benchmark suites), mcp-server (the host served
 //   over MCP), server, cli, testkit, and the package entries (index.ts, embed.ts).
@@ -24,6 +24,7 @@ export const HOST_LAYERS = [
   'util',
   'store',
   'identity',
+  'approvals',
   'jobs',
   'plugins',
   'resources',

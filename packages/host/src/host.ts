@@ -1,3 +1,4 @@
+import { Approvals } from './approvals/approvals';
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
@@ -67,6 +68,8 @@ export class Host {
   readonly monitors: MonitorService;
   /** The MCP servers mounted from `<workspace>/mcp.json`, each loaded as a plugin (see src/mcp-client). */
   readonly mcp: McpServers;
+  /** High-impact tool calls waiting for, or decided by, a person (see src/approvals). */
+  readonly approvals: Approvals;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
@@ -88,6 +91,7 @@ export class Host {
     onBackgroundError?: (error: unknown) => void;
     pluginProblems: PluginProblem[];
     maxContentBytes: number;
+    clock?: () => Date;
   }) {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
@@ -105,6 +109,7 @@ export class Host {
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;
     this.mcp = parts.mcp;
+    this.approvals = new Approvals(parts.store, parts.clock);
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;
   }
@@ -159,6 +164,7 @@ export class Host {
         onBackgroundError: options.onBackgroundError,
         pluginProblems,
         maxContentBytes: limits.maxContentBytes,
+        clock,
       });
     } catch (error) {
       await monitors?.close();

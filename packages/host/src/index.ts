@@ -37,6 +37,7 @@ export type {
   PluginManifest,
   PluginStartContext,
   CheckContentContext,
+  Impact,
   ResourceReader,
   ResourceAccess,
   ResourceKind,

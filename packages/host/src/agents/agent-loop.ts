@@ -65,6 +65,9 @@ export interface LoopSetup {
  * no results yet is finished by running those calls (with their idempotency keys), not by asking
  * the model again.
  */
+/** A tool call that threw because the loop was stopped (a cancel, the host closing). */
+const INTERRUPTED = Symbol('interrupted');
+
 export class AgentLoop {
   private compactRequested = false;
   private readonly validators = new Map<string, ValidateFunction>();
@@ -163,6 +166,8 @@ export class AgentLoop {
     const controls: LoopControl[] = [];
     for (const call of calls) {
       const outcome = await this.runTool(call, turn);
+      // Interrupted, not failed: left unanswered, so the resumed loop runs it again under its key.
+      if (outcome === INTERRUPTED) return { reason: 'aborted' };
       if (outcome.control) controls.push(outcome.control);
       const content = typeof outcome.content === 'string' ? outcome.content : JSON.stringify(outcome.content);
       const message: ChatMessage = { role: 'tool', toolCallId: call.id, content };
@@ -181,7 +186,7 @@ export class AgentLoop {
     return undefined;
   }
 
-  private async runTool(call: ToolCall, turn: number): Promise<ToolOutcome> {
+  private async runTool(call: ToolCall, turn: number): Promise<ToolOutcome | typeof INTERRUPTED> {
     const s = this.setup;
     const tool = s.tools.find((t) => t.spec.name === call.name);
     if (!tool) {
@@ -211,6 +216,7 @@ export class AgentLoop {
         signal: s.signal,
       });
     } catch (error) {
+      if (s.signal.aborted) return INTERRUPTED;
       if (isCoworkError(error)) return { isError: true, content: asJson(error.toJSON()) };
       return errorOutcome('tool_failed', `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -18,6 +18,7 @@ import type { RuntimeEvent, RuntimeOptions, SubagentResult } from './runtime-typ
 import { skillCatalog } from './skills';
 import { subagentTools } from './subagent-tools';
 import type { ToolHostApi } from '../plugins/types';
+import type { ApprovalGateDeps } from './approval-gate';
 
 const DEFAULT_SUBAGENT_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_BACKGROUND_CHARS = 4000;
@@ -35,6 +36,8 @@ export interface DelegationDeps {
   taskAssignments(taskId: string): AssignmentState[];
   /** The host a tool handler gets when acting for this agent, scoped to its grants. */
   toolHost(taskId: string, agentId: string, grants: Grants | 'all'): ToolHostApi;
+  /** Where a subagent's high-impact calls wait for a person. */
+  approvalGate(): ApprovalGateDeps;
   wakeDeps(): WakeDeps;
 }
 
@@ -166,7 +169,7 @@ export class Delegation {
     const tools: AgentTool[] = [
       ...subagentTools({ taskId, agentId, inbox: this.deps.inbox, workspaceDir: this.deps.host.workspaceDir, peers: () => this.deps.taskAssignments(taskId).map((a) => a.agentId).filter((id) => id !== agentId) }),
       ...resourceTools(toolHost.resources, operator, grants),
-      ...granted.map((t) => pluginAgentTool(t, operator, toolHost)),
+      ...granted.map((t) => pluginAgentTool(t, operator, toolHost, this.deps.approvalGate())),
     ];
     const denied = new Set(pluginTools.filter((t) => !granted.includes(t)).map((t) => t.tool.name));
     // Main's own tools and direct writes are never a subagent's: it proposes drafts instead.

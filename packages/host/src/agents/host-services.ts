@@ -1,3 +1,4 @@
+import type { Approvals } from '../approvals/approvals';
 import type { Coordinator } from '../coordinator/coordinator';
 import type { JobService } from '../jobs/job-service';
 import type { MonitorService } from '../monitors/monitor-service';
@@ -17,4 +18,5 @@ export interface HostServices {
   readonly coordinator: Coordinator;
   readonly jobs: JobService;
   readonly monitors: MonitorService;
+  readonly approvals: Approvals;
 }

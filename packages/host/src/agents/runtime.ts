@@ -16,6 +16,7 @@ import { pluginAgentTool } from './plugin-tools';
 import { MAIN_INSTRUCTIONS } from './prompts';
 import { resourceTools } from './resource-tools';
 import { scopedResources, type AccessDenial } from './scoped-resources';
+import type { ApprovalGateDeps } from './approval-gate';
 import type { Grants } from './grants';
 import type { ToolHostApi } from '../plugins/types';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult, TaskRunResult } from './runtime-types';
@@ -54,6 +55,7 @@ export class AgentRuntime {
       emit: (event) => this.emit(event),
       taskAssignments: (taskId) => this.taskAssignments(taskId),
       toolHost: (taskId, agentId, grants) => this.toolHost(taskId, agentId, grants),
+      approvalGate: () => this.approvalGate(),
       wakeDeps: () => this.wakeDeps(),
     });
   }
@@ -238,7 +240,7 @@ export class AgentRuntime {
         },
       }),
       ...resourceTools(this.host.resources, operator, 'all'),
-      ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'))),
+      ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'), this.approvalGate())),
     ];
     const maxTokens = this.requireTask(taskId).maxTokens ?? this.options.taskMaxTokens;
     return new AgentLoop({
@@ -294,6 +296,11 @@ export class AgentRuntime {
 
   private openAssignments(taskId: string): AssignmentState[] {
     return this.taskAssignments(taskId).filter((a) => !TERMINAL.has(a.status));
+  }
+
+  /** Where high-impact calls wait for a person (the workspace's policy and approvals). */
+  private approvalGate(): ApprovalGateDeps {
+    return { workspaceDir: this.host.workspaceDir, approvals: this.host.approvals };
   }
 
   /** What a tool handler acting for an agent gets: the resource API scoped to the agent's grants. */

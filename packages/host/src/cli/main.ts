@@ -10,6 +10,7 @@ import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
 import { taskCommand, tasksCommand } from './commands/tasks';
 import { usersCommand } from './commands/users';
+import { approvalsCommand, approveCommand, denyCommand } from './commands/approvals';
 import { dispatch, wantsJson } from './dispatch';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { Output, type CliIo } from './output';
@@ -31,6 +32,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   bench: benchCommand,
   mcp: mcpCommand,
   users: usersCommand,
+  approvals: approvalsCommand,
+  approve: approveCommand,
+  deny: denyCommand,
 };
 
 /**

@@ -138,6 +138,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Send `Authorization: Bearer <token>` (the token is COWORK_TOKEN, or the one `cowork serve` stored in <workspace>/server-token), or sign in with POST /api/session; a WebSocket may use a fresh ticket from POST /api/ws-tickets.',
   },
+  denied: {
+    status: 403,
+    retryable: false,
+    hint: 'A person denied this high-impact action (details name who and why). Do not retry it as it is: ask the person, or reach the goal another way.',
+  },
   forbidden: {
     status: 403,
     retryable: false,

@@ -164,8 +164,10 @@ export class MountedServer {
         ? `[MCP server ${this.name}] held: this tool changed since a person approved the server; its calls are refused until they approve it again`
         : `[MCP server ${this.name}] ${tool.description?.trim() || tool.title || tool.name}`,
       inputSchema: held ? { type: 'object', additionalProperties: true } : usableSchema(tool.inputSchema, registry),
-      // Annotations (readOnlyHint, ...) are not used: they would be the server vouching for itself.
+      // Annotations are not trusted to lower care (readOnlyHint would be the server vouching for
+      // itself); a tool its server marks destructive only adds a person's approval (the policy's `destructive`).
       permissions: [],
+      ...(tool.annotations?.destructiveHint === true ? { impact: 'destructive' as const } : {}),
       handler: (input, context) => this.call(name, tool.name, input, context),
     };
   }

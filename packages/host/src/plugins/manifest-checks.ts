@@ -1,3 +1,4 @@
+import { IMPACTS } from '../approvals/policy';
 import type Ajv from 'ajv';
 import type { SuiteDefinition } from './suite';
 import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
@@ -113,6 +114,9 @@ export function checkTool(tool: ToolDefinition, ajv: Ajv): string[] {
         problems.push(`${where}: permission access ${JSON.stringify(permission?.access)} must be one of ${[...ACCESS].join(', ')}`);
       }
     }
+  }
+  if (tool.impact !== undefined && typeof tool.impact !== 'function' && !(IMPACTS as readonly unknown[]).includes(tool.impact)) {
+    problems.push(`${where}: impact ${JSON.stringify(tool.impact)} must be one of ${IMPACTS.join(', ')}, or a function of the input`);
   }
   const schemaProblems = checkSchema(ajv, tool.inputSchema, `${where}: inputSchema`);
   problems.push(...schemaProblems);

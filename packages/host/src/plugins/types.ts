@@ -1,9 +1,10 @@
+import type { Impact } from '../approvals/policy';
 import type { Json, Operator } from '../store/records';
 import type { JsonSchema } from '../util/json-schema';
 import type { ResourceApi, ResourceReader } from './resource-api';
 import type { SuiteDefinition } from './suite';
 
-export type { JsonSchema, ResourceReader };
+export type { Impact, JsonSchema, ResourceReader };
 
 /**
  * `host`: the host owns the content; every change is a commit through the resource protocol.
@@ -102,6 +103,9 @@ export interface ToolResult {
   readonly isError?: boolean;
 }
 
+/** A tool's impact decided from its input (method syntax keeps tools assignable as `ToolDefinition`, as `handler` does). */
+export type ImpactOf<Input> = { decide(input: Input): Impact | undefined }['decide'];
+
 export interface ToolDefinition<Input = Json> {
   /** snake_case, unique across loaded plugins. */
   readonly name: string;
@@ -109,6 +113,12 @@ export interface ToolDefinition<Input = Json> {
   /** JSON Schema of the input; must describe an object. */
   readonly inputSchema: JsonSchema;
   readonly permissions: readonly ToolPermission[];
+  /**
+   * What makes a call high-impact (publishing, deleting, network, ...), for the workspace's approval
+   * policy: a call with an impact waits for a person's approval unless the policy allows it. A
+   * function decides from the input (a job only with `network: true`); undefined: an ordinary call.
+   */
+  readonly impact?: Impact | ImpactOf<Input>;
   handler(input: Input, context: ToolContext): Promise<ToolResult>;
 }
 

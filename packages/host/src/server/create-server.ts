@@ -7,6 +7,7 @@ import type { Operator } from '../store/records';
 import { HostAllowList } from './access';
 import type { ServerContext } from './context';
 import { Credentials } from './credentials';
+import { asJson } from '../util/json';
 import { UserDirectory } from '../identity/user-directory';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors';
 import { guard, SECURITY_HEADERS } from './guard';
@@ -14,6 +15,7 @@ import { registerWebAssets } from './page';
 import { registerVendorAssets } from './vendor';
 import { collectRoutes, openApiDocument } from './openapi';
 import { registerUserRoutes } from './routes/users';
+import { registerApprovalRoutes } from './routes/approvals';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBenchRoutes } from './routes/bench';
 import { registerCandidateRoutes } from './routes/candidates';
@@ -99,6 +101,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const stopMcpProgress = options.host.mcp.onProgress((event) => events.publish(event));
   // A mounted server's question posted to a task's Inbox reaches the task's live clients as other posts do.
   const stopMcpInbox = options.host.mcp.onInboxPosted((m) => events.publish({ type: 'inbox_posted', ...m }));
+  // A call waiting for a person, and the decision, reach the task's live clients (page, WebSocket).
+  const stopApprovals = options.host.approvals.onChange((approval) => events.publish({ type: 'approval', taskId: approval.taskId, approval: asJson(approval) }));
   const users = new UserDirectory(options.host.store);
   const defaultOperator = options.defaultOperator ?? 'human:user';
   const live = new LiveHub(options.host, events, { users, defaultOperator }, options.live);
@@ -120,6 +124,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const close = async (): Promise<void> => {
     stopMcpProgress();
     stopMcpInbox();
+    stopApprovals();
     live.close();
     await tasks.close();
     await app.close();
@@ -144,6 +149,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerVendorAssets(app);
     registerAuthRoutes(app, ctx);
     registerUserRoutes(app, ctx, live);
+    registerApprovalRoutes(app, ctx);
     registerResourceRoutes(app, ctx);
     registerExportRoutes(app, ctx);
     registerImportRoutes(app, ctx);

@@ -9,13 +9,14 @@ import { Emitter } from '../util/emitter';
  * What a live client sees of a task: the runtime's progress events (turns, model calls, tool
  * calls, Inbox deliveries, subagents starting and finishing, task state), each Inbox post, and
  * each durable coordinator record (delegations, assignment updates, messages between agents), and
- * each of the task's jobs starting and ending, and the progress of its mounted MCP servers' tool calls.
+ * each of the task's jobs starting and ending, each approval asked for or decided, and the progress of its mounted MCP servers' tool calls.
  */
 export type TaskEvent =
   | RuntimeEvent
   | { type: 'inbox_posted'; taskId: string; messageId: string; kind: InboxKind; recipient: string }
   | { type: 'record'; taskId: string; seq: number; recordType: string; at: string; data: Json }
   | { type: 'job'; taskId: string; jobId: string; name: string | null; status: string; exitCode: number | null }
+  | { type: 'approval'; taskId: string; approval: Json }
   | McpProgressEvent;
 
 export type TaskEventListener = (event: TaskEvent) => void;

@@ -13,6 +13,7 @@ import type { CompactionRepo, ConversationRepo, InboxRepo, ModelCallRepo } from 
 import type { JobRepo } from './job-records';
 import type { MonitorRepo } from './monitor-records';
 import type { UserRepo } from './user-records';
+import type { ApprovalRepo } from './approval-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -57,6 +58,7 @@ export interface StoreTx {
   readonly jobs: JobRepo;
   readonly monitors: MonitorRepo;
   readonly users: UserRepo;
+  readonly approvals: ApprovalRepo;
 }
 
 export interface ResourceRepo {

@@ -66,6 +66,8 @@ type StartJobToolInput = { command: string; args?: string[]; cwd?: string; env?:
 function startJob(service: JobService, mayUseNetwork: (context: ToolContext) => boolean): ToolDefinition<StartJobToolInput> {
   return defineTool({
     name: 'start_job',
+    // A command that reaches the network waits for a person's approval (the workspace's policy).
+    impact: (input) => (input.network === true ? 'network' : undefined),
     description: [
       'Starts a command as a background job and returns at once with its id and status "running".',
       'The job keeps running across your context resets and host restarts; check it with job_status and job_logs.',

@@ -28,6 +28,8 @@ const MONITOR_ID = { type: 'string', description: 'The id create_monitor returne
 function createMonitor(service: MonitorService, workspaceDir: string, mayUseNetwork: (context: ToolContext) => boolean): ToolDefinition<CreateMonitorInput & { network?: boolean }> {
   return defineTool({
     name: 'create_monitor',
+    // A command that reaches the network waits for a person's approval (the workspace's policy).
+    impact: (input) => (input.network === true ? 'network' : undefined),
     description: [
       'Watches something deterministically, without you: it polls on its own schedule and posts a message to your Inbox only when',
       'what it observes changes (the first observation is the baseline). Kinds and their fields:',

@@ -94,6 +94,12 @@ export class Connection {
       }
       case 'subscribe_task':
         return this.subscribeTask(message.taskId, requestId);
+      case 'decide_approval': {
+        const operator = writingOperator(this.deps.principal, undefined, this.deps.defaultOperator);
+        const approval = await this.deps.host.approvals.decide(message.approvalId, message.decision === 'approve' ? 'approved' : 'denied', operator, message.reason);
+        this.peer.send({ type: 'approval_decided', ...requestId, approval });
+        return;
+      }
       case 'unsubscribe_task':
         this.taskSubscriptions.get(message.taskId)?.();
         this.taskSubscriptions.delete(message.taskId);

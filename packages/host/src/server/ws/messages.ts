@@ -27,6 +27,17 @@ export const CLIENT_MESSAGES = {
   ),
   subscribe_task: Type.Object({ type: Type.Literal('subscribe_task'), taskId: Id, requestId: RequestId }, { additionalProperties: false }),
   unsubscribe_task: Type.Object({ type: Type.Literal('unsubscribe_task'), taskId: Id, requestId: RequestId }, { additionalProperties: false }),
+  /** A person's decision on a high-impact call waiting for approval (as POST /api/approvals/:id/approve|deny). */
+  decide_approval: Type.Object(
+    {
+      type: Type.Literal('decide_approval'),
+      approvalId: Id,
+      decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
+      reason: Type.Optional(Type.String({ maxLength: 2000 })),
+      requestId: RequestId,
+    },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TSchema>;
 
 export type ClientMessage = { [T in keyof typeof CLIENT_MESSAGES]: Static<(typeof CLIENT_MESSAGES)[T]> }[keyof typeof CLIENT_MESSAGES];
@@ -39,6 +50,7 @@ export type ServerMessage =
   | { type: 'task_subscribed'; requestId?: string; taskId: string; status: string }
   | { type: 'task_unsubscribed'; requestId?: string; taskId: string }
   | { type: 'task_event'; taskId: string; event: TaskEvent }
+  | { type: 'approval_decided'; requestId?: string; approval: unknown }
   | { type: 'error'; requestId?: string; error: { code: ErrorCode; message: string } & Record<string, unknown> };
 
 /** A committed revision as live clients receive it, the same whether it came from history or live. */

@@ -16,6 +16,7 @@ import { SqliteIdempotencyRepo } from './repos/idempotency-repo';
 import { SqliteJobRepo } from './repos/job-repo';
 import { SqliteMonitorRepo } from './repos/monitor-repo';
 import { SqliteUserRepo } from './repos/user-repo';
+import { SqliteApprovalRepo } from './repos/approval-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -114,6 +115,7 @@ export class SqliteStore implements Store {
       jobs: new SqliteJobRepo(this.db),
       monitors: new SqliteMonitorRepo(this.db),
       users: new SqliteUserRepo(this.db),
+      approvals: new SqliteApprovalRepo(this.db),
     };
   }
 
