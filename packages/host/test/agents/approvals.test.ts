@@ -5,7 +5,7 @@
  * recorded with its person; only a person decides; a call waiting when the runtime stops finds the
  * same approval when its turn resumes.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRuntime } from '../../src/agents/runtime';
 import type { ApprovalRecord } from '../../src/store/approval-records';
@@ -149,6 +149,25 @@ it('asks before a job with network starts, and starts it once approved', async (
   // The network job started after the approval; the job without network needed none.
   expect((await h.host.jobs.list()).length).toBe(2);
   expect(await h.host.approvals.list()).toHaveLength(1);
+});
+
+it('runs a command outside the sandbox only after a person approves that call', async () => {
+  // Both write beside the workspace's database: only a job outside the sandbox can.
+  const escape = (name: string): [string, Record<string, unknown>] => ['start_job', { command: 'sh', args: ['-c', `echo out > ../../../${name}`], sandbox: false }];
+  h = await startRuntime(mainCalls([escape('denied-marker'), escape('approved-marker')]) as never, { plugins: [probe] });
+  const taskId = await h.runtime.startTask('run outside');
+  const run = h.runtime.runTask(taskId);
+  const first = await nextPending();
+  expect(first).toMatchObject({ tool: 'start_job', impact: 'unsandboxed' });
+  const second = nextPending();
+  await h.host.approvals.decide(first.id, 'denied', 'human:ann');
+  await h.host.approvals.decide((await second).id, 'approved', 'human:ann');
+  await run;
+  const jobs = await h.host.jobs.list();
+  expect(jobs).toHaveLength(1);
+  for (let i = 0; i < 100 && (await h.host.jobs.get(jobs[0]!.id)).status === 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(existsSync(join(h.host.workspaceDir, 'approved-marker'))).toBe(true);
+  expect(existsSync(join(h.host.workspaceDir, 'denied-marker'))).toBe(false);
 });
 
 it('a call waiting when the runtime stops finds the same approval when its turn resumes', async () => {

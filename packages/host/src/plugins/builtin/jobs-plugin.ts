@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { definePlugin, defineTool } from '../define-plugin';
 import { CoworkError } from '../../errors';
 import type { PluginDefinition, ToolContext, ToolDefinition } from '../types';
@@ -61,13 +63,13 @@ const MAIN_AGENT = 'main';
 
 const JOB_ID = { type: 'string', description: 'The id start_job returned (job_...).' };
 
-type StartJobToolInput = { command: string; args?: string[]; cwd?: string; env?: Record<string, string>; name?: string; network?: boolean };
+type StartJobToolInput = { command: string; args?: string[]; cwd?: string; env?: Record<string, string>; name?: string; network?: boolean; sandbox?: boolean };
 
 function startJob(service: JobService, mayUseNetwork: (context: ToolContext) => boolean): ToolDefinition<StartJobToolInput> {
   return defineTool({
     name: 'start_job',
-    // A command that reaches the network waits for a person's approval (the workspace's policy).
-    impact: (input) => (input.network === true ? 'network' : undefined),
+    // A command outside the sandbox, or one that reaches the network, waits for a person's approval (the workspace's policy).
+    impact: (input) => (input.sandbox === false ? 'unsandboxed' : input.network === true ? 'network' : undefined),
     description: [
       'Starts a command as a background job and returns at once with its id and status "running".',
       'The job keeps running across your context resets and host restarts; check it with job_status and job_logs.',
@@ -76,6 +78,7 @@ function startJob(service: JobService, mayUseNetwork: (context: ToolContext) => 
       "It runs in a sandbox: it may write only in your task's work folder (its default cwd; cwd is relative to it and must stay inside it)",
       'and its own /tmp; the rest of the system is read-only, the rest of the workspace is not visible, and it has no network',
       'unless you pass network: true (only when your grants allow it).',
+      'sandbox: false runs it as the host\'s user with its permissions and network (Main only); like network, it waits for a person\'s approval.',
     ].join(' '),
     inputSchema: {
       type: 'object',
@@ -86,14 +89,16 @@ function startJob(service: JobService, mayUseNetwork: (context: ToolContext) => 
         env: { type: 'object', additionalProperties: { type: 'string' }, description: 'Environment variables (on top of PATH, HOME, locale).' },
         name: { type: 'string', description: 'A short label for people.' },
         network: { type: 'boolean', description: 'Let the job reach the network (default false); needs the grant.' },
+        sandbox: { type: 'boolean', description: 'false: run outside the sandbox (Main only, after a person approves). Default true.' },
       },
       required: ['command'],
       additionalProperties: false,
     },
     permissions: [],
-    handler: ({ network, ...input }, context) =>
+    handler: ({ network, sandbox: sandboxed, ...input }, context) =>
       asToolResult(async () => {
         if (context.taskId === undefined) throw new CoworkError('invalid_input', 'start_job runs a job for a task: the call carries no task', { field: 'taskId' });
+        if (sandboxed === false) return startUnsandboxed(service, input, context);
         if (network === true) requireNetworkGrant(context, mayUseNetwork, 'start_job');
         const sandbox = agentSandbox(context, network);
         const options = { operator: context.operator, taskId: context.taskId, idempotencyKey: context.idempotencyKey, sandbox };
@@ -102,6 +107,21 @@ function startJob(service: JobService, mayUseNetwork: (context: ToolContext) => 
         return { ...(jobView(job) as Record<string, Json>), sandbox: spec && { workDir: spec.workDir, network: spec.network } };
       }),
   });
+}
+
+/**
+ * Main's job outside the sandbox (a person approved it before this runs): the host user's
+ * permissions and environment, in the task's work folder unless `cwd` says otherwise.
+ */
+async function startUnsandboxed(service: JobService, input: Omit<StartJobToolInput, 'network' | 'sandbox'>, context: ToolContext): Promise<Json> {
+  if (context.agentId !== MAIN_AGENT) {
+    throw new CoworkError('permission_denied', 'start_job: only Main may run a command outside the sandbox', { permission: 'unsandboxed', agentId: context.agentId ?? null });
+  }
+  const workDir = agentSandbox(context, false).workDir;
+  mkdirSync(workDir, { recursive: true });
+  const cwd = relative(context.host.workspaceDir, resolve(workDir, input.cwd ?? '.'));
+  const job = await service.start({ ...input, cwd: cwd === '' ? '.' : cwd }, { operator: context.operator, taskId: context.taskId, idempotencyKey: context.idempotencyKey });
+  return { ...(jobView(job) as Record<string, Json>), sandbox: null };
 }
 
 function jobStatus(service: JobService): ToolDefinition<{ jobId?: string }> {
