@@ -39,7 +39,7 @@ export async function launchChromium(): Promise<TestBrowser> {
  * Opens the page at `baseUrl` and signs in through its form, the way a person does. Records
  * every URL the page requests, so a test can check the token never went into one.
  */
-export async function openSignedIn(context: BrowserContext, baseUrl: string, shot?: string): Promise<{ page: Page; urls: string[]; problems: string[] }> {
+export async function openSignedIn(context: BrowserContext, baseUrl: string, shot?: string, token: string = TOKEN): Promise<{ page: Page; urls: string[]; problems: string[] }> {
   await context.clearCookies();
   const page = await context.newPage();
   const urls: string[] = [];
@@ -54,7 +54,7 @@ export async function openSignedIn(context: BrowserContext, baseUrl: string, sho
   await page.goto(baseUrl);
   await page.locator('#sign-in').waitFor({ state: 'visible' });
   if (shot) await screenshot(page, shot);
-  await page.fill('#token', TOKEN);
+  await page.fill('#token', token);
   await page.click('#sign-in-form button[type=submit]');
   await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
   await page.locator('#live-status', { hasText: 'live' }).waitFor();
