@@ -6,6 +6,7 @@
  * model turn is in flight.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
 import type { WireChatRequest } from '../../src/models/wire';
@@ -102,6 +103,40 @@ describe('resume after SIGKILL', () => {
         await check.close();
       }
     } finally {
+      await server.close();
+      dir.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('a call waiting for approval, across SIGKILL', () => {
+  it('finds its approval again in the next process, and runs once when a person approves', async () => {
+    const dir = tempDir();
+    const launches = join(dir.path, 'launches.txt');
+    const server = await startScriptedModelServer((body) =>
+      body.messages.some((m) => m.role === 'tool') ? reply.toolCalls([{ name: 'finish', arguments: { summary: 'launched once' } }]) : reply.toolCalls([{ name: 'launch', arguments: {} }]),
+    );
+    const observer = await Host.open({ workspaceDir: dir.path });
+    try {
+      const first = spawnHost([dir.path, server.baseUrl], { LAUNCH_FILE: launches });
+      await until(async () => (await observer.approvals.list({ status: 'pending' })).length === 1, 'the call to wait for approval');
+      const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
+      first.proc.kill('SIGKILL');
+      await first.exited;
+      const [waiting] = await observer.approvals.list();
+
+      const second = spawnHost([dir.path, server.baseUrl, taskId], { LAUNCH_FILE: launches });
+      // The resumed turn runs the same call under the same key: it waits on the same approval, not a new one.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await observer.approvals.list()).toEqual([waiting]);
+      expect(existsSync(launches)).toBe(false);
+      await observer.approvals.decide(waiting!.id, 'approved', 'human:ann');
+      expect(await second.exited).toBe(0);
+      expect(second.lines.find((l) => l.startsWith('result '))).toBe('result {"status":"done","summary":"launched once"}');
+      expect(readFileSync(launches, 'utf8').trim().split('\n')).toHaveLength(1);
+      expect((await observer.approvals.list()).map((a) => [a.id, a.status, a.decidedBy])).toEqual([[waiting!.id, 'approved', 'human:ann']]);
+    } finally {
+      await observer.close();
       await server.close();
       dir.cleanup();
     }

@@ -1,11 +1,13 @@
 /**
  * A host process for the crash tests: opens the workspace, talks to the parent's scripted model
  * server, and runs (or resumes) one task. The parent kills it with SIGKILL at chosen moments.
- * argv: workspaceDir baseUrl [taskId]; env HOLD_MS makes the `hold` tool last that long.
+ * argv: workspaceDir baseUrl [taskId]; env HOLD_MS makes the `hold` tool last that long; the
+ * high-impact `launch` tool appends a line to LAUNCH_FILE each time it runs.
  */
 import { AgentRuntime } from '../../../src/agents/runtime';
 import { Host } from '../../../src/host';
 import { OpenAiCompatibleProvider } from '../../../src/models/openai-provider';
+import { appendFileSync } from 'node:fs';
 import { definePlugin, defineTool } from '../../../src/plugins/define-plugin';
 
 const holdPlugin = definePlugin({
@@ -20,6 +22,17 @@ const holdPlugin = definePlugin({
       handler: async () => {
         await new Promise((resolve) => setTimeout(resolve, Number(process.env.HOLD_MS ?? 0)));
         return { content: 'held' };
+      },
+    }),
+    defineTool({
+      name: 'launch',
+      description: 'A high-impact call: waits for a person.',
+      inputSchema: { type: 'object' },
+      permissions: [],
+      impact: 'high_impact',
+      handler: async () => {
+        appendFileSync(process.env.LAUNCH_FILE!, `launched by ${process.pid}\n`);
+        return { content: 'launched' };
       },
     }),
   ],
