@@ -13,7 +13,7 @@ export {
 } from './scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './live-client';
 export { openTempHost, tempDir, type TempHost } from './temp-host';
-export { fuzzRoutes, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
+export { fuzzRoutes, type FuzzAnswer, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
 export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 export { seededRandom } from '../util/random'; // also in the plugin API
 export { replaySolutions, solutionProblems, solutionTests, type SolutionTestOptions } from './suite-solutions';

@@ -1,13 +1,16 @@
 import { request as httpRequest, Agent } from 'node:http';
+import { ERROR_CODES, isErrorCode } from '../errors/codes';
 import { seededRandom } from '../util/random';
 
 /**
  * A schema-driven fuzzer of a running server's HTTP API. It reads the server's OpenAPI document and
  * sends every route requests built from its own schemas: mostly right, often nearly right (one field
- * of the wrong type, too long, missing, or a name like `__proto__`), sometimes nothing like it, with
- * path parameters drawn from ids that exist and from strings that break naive code (`%00`, CR LF,
- * `..`, non-ASCII, percent-encodings that do not decode). A case fails when the server answers 5xx,
- * answers an error without the documented shape, or does not answer in time.
+ * of the wrong type, too long, missing, nested thousands deep, or a name like `__proto__`), sometimes
+ * nothing like it, with path parameters drawn from ids that exist and from strings that break naive
+ * code (`%00`, CR LF, `..`, non-ASCII, percent-encodings that do not decode). A case fails when the
+ * server answers 5xx, answers an error without the documented shape or with a code outside the
+ * error registry (or at another status than the registry's for that code), or does not answer in
+ * time.
  *
  * Deterministic for a seed, so a failing case can be replayed.
  */
@@ -31,6 +34,17 @@ export interface RouteFuzzOptions {
   readonly skip?: readonly string[];
   /** No answer within this is a failure (default 30 s). */
   readonly timeoutMs?: number;
+  /** Called with every answer, in the order sent (the fuzzer sends one request at a time). */
+  readonly onAnswer?: (answer: FuzzAnswer) => void;
+}
+
+/** One case and the server's answer to it. */
+export interface FuzzAnswer {
+  readonly route: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: string;
 }
 
 export interface FuzzFailure {
@@ -136,6 +150,7 @@ export async function fuzzRoutes(options: RouteFuzzOptions): Promise<RouteFuzzRe
           if (answer.status === 0) continue;
           statuses[String(answer.status)] = (statuses[String(answer.status)] ?? 0) + 1;
           report.cases++;
+          if (typeof answer.status === 'number') options.onAnswer?.({ route, method: method.toUpperCase(), path: built.path, status: answer.status, body: answer.text });
           if (isFailure(answer.status, answer.text, template)) {
             report.failures.push({ route, method: method.toUpperCase(), path: built.path, body: built.body?.toString('utf8').slice(0, 500), status: answer.status, response: answer.text.slice(0, 500) });
           }
@@ -155,7 +170,9 @@ function isFailure(status: number | 'timeout' | 'connection', text: string, temp
   // Every error, whoever raised it (a route, fastify, a plugin), has the one documented shape.
   try {
     const error = (JSON.parse(text) as { error?: Record<string, unknown> }).error;
-    return !(error && typeof error.code === 'string' && typeof error.message === 'string' && typeof error.hint === 'string');
+    if (!(error && typeof error.code === 'string' && typeof error.message === 'string' && typeof error.hint === 'string')) return true;
+    // Every code is the registry's, and answered at the registry's status for it.
+    return !isErrorCode(error.code) || ERROR_CODES[error.code].status !== status;
   } catch {
     return !template.startsWith('/apps/') || status !== 404;
   }
@@ -192,6 +209,7 @@ function buildCase(random: () => number, template: string, operation: Operation,
     if (roll < 0.08) return { path, body: Buffer.from(pick(['{', '{"a":', '[1,', 'nul', '"\\u12"', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '1e999'])) };
     if (roll < 0.12) return { path, body: Buffer.from(JSON.stringify(valueFor(random, json, '', known, 0))), contentType: pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x']) };
     const valid = valueFor(random, json, '', known, 0);
+    if (roll >= 0.55 && roll < 0.62) return { path, body: Buffer.from(deeplyNested(random, valid)) };
     return { path, body: Buffer.from(JSON.stringify(roll < 0.55 ? valid : mutate(random, valid, known))) };
   }
   if (content['application/octet-stream'] || Object.keys(content).length > 0 || template.endsWith('/import')) {
@@ -280,6 +298,16 @@ function mutate(random: () => number, value: Json, known: Known): Json {
     copy[key] = typeof copy[key] === 'object' && copy[key] !== null && random() < 0.5 ? mutate(random, copy[key], known) : wrong();
   } else copy[pick(NASTY)] = wrong();
   return copy;
+}
+
+/** The value's JSON with one field (or the whole value) nested thousands of levels deep: parsers and serializers that recurse run out of stack. */
+function deeplyNested(random: () => number, value: Json): string {
+  const depth = [100, 5_000, 50_000][Math.floor(random() * 3)]!;
+  const deep = random() < 0.5 ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return deep;
+  const keys = Object.keys(value);
+  const key = keys.length > 0 && random() < 0.8 ? keys[Math.floor(random() * keys.length)]! : 'nested';
+  return JSON.stringify({ ...value, [key]: '\u0000deep' }).replace(JSON.stringify('\u0000deep'), deep);
 }
 
 function anyJson(random: () => number, depth: number): Json {
