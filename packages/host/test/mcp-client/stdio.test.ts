@@ -2,6 +2,8 @@
  * server-everything and server-filesystem over stdio, mounted in a workspace: a scripted Main calls
  * their tools through the host; killing a server mid-task gives `external_unavailable` and the
  * restarted server serves the next call, on one persistent connection (a spawn per start, none per call).
+ * server-filesystem marks `write_file` destructive, so under the default policy that call waits for
+ * a person, who approves it here.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,9 +57,14 @@ it('runs echo, get-sum, a long operation with progress, files in and out of the 
   expect(mounted.map((s) => [s.name, s.state])).toEqual([['everything', 'ready'], ['files', 'ready']]);
   expect(mounted[0]!.tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get_sum', 'everything__trigger_long_running_operation']));
 
+  const approvedByAnn = h.host.approvals.onChange((a) => {
+    if (a.status === 'pending') void h.host.approvals.decide(a.id, 'approved', 'human:ann');
+  });
   const taskId = await h.runtime.startTask('use the mounted servers');
   const result = await h.runtime.runTask(taskId);
+  approvedByAnn();
   expect(result).toEqual({ status: 'done', summary: 'done' });
+  expect((await h.host.approvals.list()).map((a) => [a.tool, a.impact, a.status])).toEqual([['files__write_file', 'destructive', 'approved']]);
 
   const [echo, sum, long, write, read, outside, sampling, down, restarted] = seen;
   expect(echo).toContain('Echo: hello mcp');
