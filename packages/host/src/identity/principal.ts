@@ -15,12 +15,24 @@ export function personOperator(name: string): Operator {
   return `human:${name}`;
 }
 
+/** Who the people of the workspace are (the user directory). */
+export interface People {
+  isPerson(name: string): Promise<boolean>;
+}
+
 /**
  * The operator a request acts as: the credential's own. A person naming anyone else is refused
- * (`forbidden`); the owner names whom it acts for, or gets `fallback`.
+ * (`forbidden`). The owner names whom it acts for (an agent its integration runs, itself), or gets
+ * `fallback`; it may not name a person it added: that person acts with their own token.
  */
-export function actingOperator(principal: Principal, named: string | undefined, fallback: Operator): Operator {
-  if (principal.kind === 'owner') return (named as Operator | undefined) ?? fallback;
+export async function actingOperator(principal: Principal, named: string | undefined, fallback: Operator, people: People): Promise<Operator> {
+  if (principal.kind === 'owner') {
+    const person = named === undefined ? undefined : /^human:(.+)$/.exec(named)?.[1];
+    if (person !== undefined && (await people.isPerson(person))) {
+      throw new CoworkError('forbidden', `the owner's token may not act as ${named}, a person of this workspace: they act with their own token`, { named });
+    }
+    return (named as Operator | undefined) ?? fallback;
+  }
   const own = personOperator(principal.name);
   if (named !== undefined && named !== own) {
     throw new CoworkError('forbidden', `${own} may not act as ${named}: a person's credential acts only as that person (leave operator out)`, {
@@ -32,9 +44,9 @@ export function actingOperator(principal: Principal, named: string | undefined, 
 }
 
 /** The operator a write acts as: as `actingOperator`, and never a viewer's. */
-export function writingOperator(principal: Principal, named: string | undefined, fallback: Operator): Operator {
+export async function writingOperator(principal: Principal, named: string | undefined, fallback: Operator, people: People): Promise<Operator> {
   requireWriter(principal);
-  return actingOperator(principal, named, fallback);
+  return actingOperator(principal, named, fallback, people);
 }
 
 /** Refuses a viewer: it reads and subscribes, nothing more. */

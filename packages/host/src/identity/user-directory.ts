@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { CoworkError } from '../errors';
 import type { Store } from '../store/store';
 import type { UserRecord, UserRole } from '../store/user-records';
-import type { Principal } from './principal';
+import type { People, Principal } from './principal';
 
 /** A person's name as it appears in `human:<name>`: the operator pattern's, minus nothing. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
@@ -24,7 +24,7 @@ export interface UserSummary {
  * the store keeps only its hash, and every request looks the hash up again, so a revoked token is
  * refused at once, by every process sharing the workspace.
  */
-export class UserDirectory {
+export class UserDirectory implements People {
   constructor(
     private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
@@ -67,6 +67,11 @@ export class UserDirectory {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
     const user = await this.store.read((tx) => tx.users.byTokenHash(tokenHash(token)));
     return user && user.revokedAt === null ? { kind: 'person', name: user.name, role: user.role } : undefined;
+  }
+
+  /** Whether someone of that name was ever added (a revoked person keeps their name). */
+  async isPerson(name: string): Promise<boolean> {
+    return (await this.store.read((tx) => tx.users.get(name))) !== undefined;
   }
 
   /** Whether a person signed in earlier is still allowed (a session or socket outlives its request). */

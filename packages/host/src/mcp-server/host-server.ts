@@ -14,6 +14,8 @@ import {
   type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host';
+import { UserDirectory } from '../identity/user-directory';
+import type { People } from '../identity/principal';
 import { principalOf } from './operator';
 import { REVISION_PROTOCOL_PROMPT, REVISION_PROTOCOL_TEXT } from './prompts';
 import { isNotFound, RESOURCE_NOT_FOUND, ResourceReader } from './resource-reader';
@@ -45,12 +47,14 @@ export class McpHostServer {
   private readonly reader: ResourceReader;
   private readonly subscriptions: Subscriptions;
   private readonly onError: (error: unknown) => void;
+  private readonly people: People;
 
   constructor(
     host: Host,
     private readonly options: McpHostOptions,
   ) {
     this.tools = new ToolCatalog(host, options.tasks);
+    this.people = new UserDirectory(host.store);
     this.reader = new ResourceReader(host);
     this.subscriptions = new Subscriptions(host, { pollMs: options.subscriptionPollMs, onError: options.onError });
     this.onError = options.onError ?? (() => undefined);
@@ -80,7 +84,7 @@ export class McpHostServer {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.find(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(request.params.name)}`);
-      const result = await this.tools.call(tool, request.params.arguments, { signal: extra.signal, principal: principalOf(extra.authInfo) });
+      const result = await this.tools.call(tool, request.params.arguments, { signal: extra.signal, principal: principalOf(extra.authInfo), people: this.people });
       log(result.isError ? 'warning' : 'info', { tool: tool.name, isError: result.isError === true });
       return result;
     });

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { actingOperator, OWNER, writingOperator, type Principal } from '../identity/principal';
+import { actingOperator, OWNER, writingOperator, type People, type Principal } from '../identity/principal';
 import type { Operator } from '../store/records';
 import type { JsonSchema } from '../util/json-schema';
 
@@ -17,13 +17,13 @@ export const OPERATOR_ARG: JsonSchema = {
 };
 
 /** The operator of a call that changes something (a viewer's is refused). */
-export function operatorOf(args: Record<string, unknown>, principal: Principal): Operator {
-  return writingOperator(principal, named(args), MCP_OPERATOR);
+export function operatorOf(args: Record<string, unknown>, call: { principal: Principal; people: People }): Promise<Operator> {
+  return writingOperator(call.principal, named(args), MCP_OPERATOR, call.people);
 }
 
 /** The operator of a call that only reads (what changed since this operator last looked). */
-export function readerOf(args: Record<string, unknown>, principal: Principal): Operator {
-  return actingOperator(principal, named(args), MCP_OPERATOR);
+export function readerOf(args: Record<string, unknown>, call: { principal: Principal; people: People }): Promise<Operator> {
+  return actingOperator(call.principal, named(args), MCP_OPERATOR, call.people);
 }
 
 function named(args: Record<string, unknown>): string | undefined {

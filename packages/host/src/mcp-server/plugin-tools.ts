@@ -25,7 +25,7 @@ export function pluginTool(host: Host, registered: RegisteredTool): McpTool {
       const { principal } = call;
       const viewer = principal.kind === 'person' && principal.role === 'viewer';
       if (viewer && !reads) throw new CoworkError('forbidden', `human:${principal.name} is a viewer and ${tool.name} may change things`, { tool: tool.name, role: 'viewer' });
-      const operator = viewer ? readerOf({}, principal) : writingOperator(principal, undefined, MCP_OPERATOR);
+      const operator = viewer ? await readerOf({}, call) : await writingOperator(principal, undefined, MCP_OPERATOR, call.people);
       const resources = scopedResources(host.resources, { operator, grants: viewer ? READ_ONLY : 'all' });
       const context = { operator, signal: call.signal, host: { workspaceDir: host.workspaceDir, resources } };
       return toOutput(await callPluginAsync(plugin, `tool ${tool.name}`, () => tool.handler(args as ToolResult['content'], context)));

@@ -29,7 +29,7 @@ export function resourceTools(host: Host): McpTool[] {
       description: "Create a shared resource of a kind, with the kind's initial content unless content is given. Revision 0; commit changes with commit_resource.",
       inputSchema: objectSchema({ kind: { type: 'string', minLength: 1, maxLength: 200, description: 'A kind a loaded plugin provides, like "text".' }, content: { description: "Initial content, checked against the kind's schema." }, operator: OPERATOR_ARG }, ['kind']),
       async run(args, call) {
-        const created = await resources.create({ kind: args.kind as string, content: args.content, operator: operatorOf(args, call.principal) });
+        const created = await resources.create({ kind: args.kind as string, content: args.content, operator: await operatorOf(args, call) });
         return jsonOutput({ resource: created, uri: resourceUri(created.id) });
       },
     },
@@ -41,7 +41,7 @@ export function resourceTools(host: Host): McpTool[] {
       async run(args, call) {
         const id = args.resourceId as string;
         if (args.sinceRevision === undefined) return jsonOutput({ resource: await resources.get(id) });
-        const view = await resources.viewFor(id, { operator: readerOf(args, call.principal), sinceRevision: args.sinceRevision as number });
+        const view = await resources.viewFor(id, { operator: await readerOf(args, call), sinceRevision: args.sinceRevision as number });
         return jsonOutput({ resource: view.resource, changesByOthers: view.changesByOthers, selections: view.selections });
       },
     },
@@ -57,7 +57,7 @@ export function resourceTools(host: Host): McpTool[] {
         const result = await resources.commit(args.resourceId as string, {
           baseRevision: args.baseRevision as number,
           op: args.op,
-          operator: operatorOf(args, call.principal),
+          operator: await operatorOf(args, call),
           idempotencyKey: args.idempotencyKey as string | undefined,
         });
         return jsonOutput({ ...result });
@@ -84,7 +84,7 @@ export function resourceTools(host: Host): McpTool[] {
       description: "Accept a candidate: commit its ops as its author. baseRevision retries a conflicted op on a newer revision; a conflict again is revision_conflict.",
       inputSchema: objectSchema({ candidateId: ID, baseRevision: REVISION, operator: OPERATOR_ARG }, ['candidateId']),
       async run(args, call) {
-        const result = await resources.acceptCandidate(args.candidateId as string, { operator: operatorOf(args, call.principal), baseRevision: args.baseRevision as number | undefined });
+        const result = await resources.acceptCandidate(args.candidateId as string, { operator: await operatorOf(args, call), baseRevision: args.baseRevision as number | undefined });
         return jsonOutput({ ...result });
       },
     },
@@ -93,7 +93,7 @@ export function resourceTools(host: Host): McpTool[] {
       description: 'Reject a candidate: it stays on record, closed, and is never committed.',
       inputSchema: objectSchema({ candidateId: ID, operator: OPERATOR_ARG }, ['candidateId']),
       async run(args, call) {
-        return jsonOutput({ candidate: await resources.rejectCandidate(args.candidateId as string, operatorOf(args, call.principal)) });
+        return jsonOutput({ candidate: await resources.rejectCandidate(args.candidateId as string, await operatorOf(args, call)) });
       },
     },
   ];

@@ -14,7 +14,7 @@ export function taskTools(tasks: McpTaskPort): McpTool[] {
       description: "Start a task: Main (the host's agent) works on the request in the background with its subagents. Returns the taskId; follow it with read_task.",
       inputSchema: objectSchema({ request: { ...TEXT, description: 'What to do, as you would ask a person.' }, maxTokens: { type: 'integer', minimum: 1, description: 'Token budget, all agents together.' } }, ['request']),
       async run(args, call) {
-        return jsonOutput({ taskId: await tasks.start(args.request as string, args.maxTokens as number | undefined, writingOperator(call.principal, undefined, MCP_OPERATOR)) });
+        return jsonOutput({ taskId: await tasks.start(args.request as string, args.maxTokens as number | undefined, await writingOperator(call.principal, undefined, MCP_OPERATOR, call.people)) });
       },
     },
     {
@@ -22,7 +22,7 @@ export function taskTools(tasks: McpTaskPort): McpTool[] {
       description: 'Send Main a message (an answer, a correction): delivered at its next turn; a task waiting for you runs again.',
       inputSchema: objectSchema({ taskId: ID, text: TEXT }, ['taskId', 'text']),
       async run(args, call) {
-        return jsonOutput({ messageId: await tasks.post(args.taskId as string, args.text as string, writingOperator(call.principal, undefined, MCP_OPERATOR)) });
+        return jsonOutput({ messageId: await tasks.post(args.taskId as string, args.text as string, await writingOperator(call.principal, undefined, MCP_OPERATOR, call.people)) });
       },
     },
     {

@@ -1,4 +1,4 @@
-import type { Principal } from '../identity/principal';
+import type { People, Principal } from '../identity/principal';
 import type { JsonSchema } from '../util/json-schema';
 
 /** One content block of a tool result (the MCP shapes this server produces). */
@@ -27,6 +27,8 @@ export interface McpTool {
 export interface McpCall {
   readonly signal: AbortSignal;
   readonly principal: Principal;
+  /** The workspace's people, whom the owner may not act as. */
+  readonly people: People;
 }
 
 /** A JSON value as a tool result: text for any client, structured content for those that read it. */

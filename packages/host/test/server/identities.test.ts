@@ -114,10 +114,14 @@ describe('over HTTP', () => {
     expect(body<{ candidate: { resolvedBy: string } }>(rejected).candidate.resolvedBy).toBe('human:ann');
   });
 
-  it('the owner still names whom it acts for (its integrations run agents)', async () => {
+  it('the owner names whom it acts for (its integrations run agents), but never a person it added', async () => {
     const id = await newText();
     const res = await t.request({ method: 'POST', url: `/api/resources/${id}/commits`, payload: { baseRevision: 0, op: { type: 'append', text: 'a' }, operator: 'agent:blender' } });
     expect(res.statusCode).toBe(200);
+    for (const operator of ['human:ann', 'human:vic', 'human:rev']) {
+      const asPerson = await t.request({ method: 'POST', url: `/api/resources/${id}/commits`, payload: { baseRevision: 1, op: { type: 'append', text: 'x' }, operator } });
+      expect({ operator, code: errorCode(asPerson) }).toEqual({ operator, code: 'forbidden' });
+    }
     expect((await headOf(id)).operators).toEqual(['human:owner', 'agent:blender']);
   });
 
@@ -175,6 +179,10 @@ describe('over WebSocket', () => {
       await vic.until((ms) => ms.some((m) => m.type === 'revision' && m.revision === 1), 'revision 1');
       expect(vic.messages.find((m) => m.type === 'revision')).toMatchObject({ operator: 'human:ann' });
       expect(await headOf(id)).toEqual({ revision: 1, operators: ['human:owner', 'human:ann'] });
+      const owner = await TestClient.connect(wsUrl);
+      owner.send({ type: 'commit', resourceId: id, baseRevision: 1, op: { type: 'append', text: 'o' }, operator: 'human:ann', requestId: 'o1' });
+      expect((await owner.next('error', 'o1')).error).toMatchObject({ code: 'forbidden' });
+      owner.socket.close();
     } finally {
       ann.socket.close();
       vic.socket.close();
@@ -201,6 +209,10 @@ describe('over MCP', () => {
     expect(impersonating).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
     const created = await call(ann, 'create_resource', { kind: 'text', operator: 'agent:mcp-client' });
     expect(created).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
+    const owner = await connectHttp(httpUrl);
+    const ownerAsAnn = await call(owner, 'commit_resource', { resourceId: id, baseRevision: 1, op: { type: 'append', text: 'o' }, operator: 'human:ann' });
+    await owner.close();
+    expect(ownerAsAnn).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
     const viewerCommit = await call(vic, 'commit_resource', { resourceId: id, baseRevision: 1, op: { type: 'append', text: 'v' } });
     expect(viewerCommit).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
     const viewerTask = await call(vic, 'start_task', { request: 'do it' });

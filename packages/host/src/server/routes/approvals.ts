@@ -64,7 +64,7 @@ export function registerApprovalRoutes(app: FastifyInstance, ctx: ServerContext)
         },
       },
       async (request) => {
-        const operator = writingOperator(request.principal, request.body?.operator, ctx.defaultOperator);
+        const operator = await writingOperator(request.principal, request.body?.operator, ctx.defaultOperator, ctx.users);
         return approvals.decide(request.params.id, decision, operator, request.body?.reason);
       },
     );

@@ -28,7 +28,7 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext
       },
     },
     async (request) => {
-      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      const operator = await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
       return resources.acceptCandidate(request.params.id, { operator, baseRevision: request.body.baseRevision });
     },
   );
@@ -45,6 +45,6 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext
         response: { 200: Type.Object({ candidate: CandidateSchema }) },
       },
     },
-    async (request) => ({ candidate: await resources.rejectCandidate(request.params.id, writingOperator(request.principal, request.body.operator, ctx.defaultOperator)) }),
+    async (request) => ({ candidate: await resources.rejectCandidate(request.params.id, await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users)) }),
   );
 }

@@ -44,7 +44,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: ServerContext): 
         throw new CoworkError('invalid_input', 'send the file as the request body with Content-Type: application/octet-stream');
       }
       const { kind, format, fileName, idempotencyKey } = request.query;
-      const operator = writingOperator(request.principal, request.query.operator, ctx.defaultOperator);
+      const operator = await writingOperator(request.principal, request.query.operator, ctx.defaultOperator, ctx.users);
       const created = await ctx.host.imports.importFile({ kind, format, fileName, data: request.body, operator, idempotencyKey, signal: abortedWhenClientLeaves(reply) });
       return reply.code(201).send(created);
     },

@@ -48,7 +48,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     },
     async (request, reply) => {
       const { kind, content, idempotencyKey } = request.body;
-      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      const operator = await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
       const created = await resources.create({ kind, content, operator, idempotencyKey });
       return reply.code(201).send(created);
     },
@@ -121,7 +121,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     },
     async (request) => {
       const { baseRevision, op, idempotencyKey } = request.body;
-      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      const operator = await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
       return resources.commit(request.params.id, { baseRevision, op, operator, idempotencyKey });
     },
   );
@@ -140,7 +140,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     },
     async (request) => {
       const { revision, baseRevision } = request.body;
-      const operator = writingOperator(request.principal, request.body.operator, ctx.defaultOperator);
+      const operator = await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
       return resources.restore(request.params.id, { revision, baseRevision, operator });
     },
   );

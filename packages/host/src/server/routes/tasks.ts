@@ -47,7 +47,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServerContext): vo
       },
     },
     async (request, reply) => {
-      const taskId = await ctx.tasks.start(request.body.request, request.body.maxTokens, writingOperator(request.principal, undefined, ctx.defaultOperator));
+      const taskId = await ctx.tasks.start(request.body.request, request.body.maxTokens, await writingOperator(request.principal, undefined, ctx.defaultOperator, ctx.users));
       return reply.code(202).send({ taskId });
     },
   );
@@ -78,7 +78,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServerContext): vo
       },
     },
     async (request, reply) => {
-      const messageId = await ctx.tasks.post(request.params.id, request.body.text, request.body.messageId, writingOperator(request.principal, undefined, ctx.defaultOperator));
+      const messageId = await ctx.tasks.post(request.params.id, request.body.text, request.body.messageId, await writingOperator(request.principal, undefined, ctx.defaultOperator, ctx.users));
       return reply.code(202).send({ messageId });
     },
   );

@@ -7,7 +7,7 @@ import { currentTask } from '../../agents/task-view';
 import { MessageParser, parseFrame, requestIdOf, type ClientMessage } from './messages';
 import { Peer, type PeerLimits } from './peer';
 import { ResourceSubscription } from './resource-subscription';
-import { writingOperator, type Principal } from '../../identity/principal';
+import { writingOperator, type People, type Principal } from '../../identity/principal';
 
 /** What a connection needs from the hub. */
 export interface ConnectionDeps {
@@ -19,6 +19,8 @@ export interface ConnectionDeps {
   readonly principal: Principal;
   /** The operator of an owner's commit that names none. */
   readonly defaultOperator: Operator;
+  /** The workspace's people, whom the owner may not act as. */
+  readonly people: People;
   register(sub: ResourceSubscription): void;
   unregister(sub: ResourceSubscription): void;
   closed(connection: Connection): void;
@@ -87,7 +89,7 @@ export class Connection {
       }
       case 'commit': {
         const { resourceId, baseRevision, op, idempotencyKey } = message;
-        const operator = writingOperator(this.deps.principal, message.operator, this.deps.defaultOperator);
+        const operator = await writingOperator(this.deps.principal, message.operator, this.deps.defaultOperator, this.deps.people);
         const result = await this.deps.host.resources.commit(resourceId, { baseRevision, op, operator, idempotencyKey });
         this.peer.send({ type: 'committed', ...requestId, resourceId, revision: result.revision });
         return;
@@ -95,7 +97,7 @@ export class Connection {
       case 'subscribe_task':
         return this.subscribeTask(message.taskId, requestId);
       case 'decide_approval': {
-        const operator = writingOperator(this.deps.principal, undefined, this.deps.defaultOperator);
+        const operator = await writingOperator(this.deps.principal, undefined, this.deps.defaultOperator, this.deps.people);
         const approval = await this.deps.host.approvals.decide(message.approvalId, message.decision === 'approve' ? 'approved' : 'denied', operator, message.reason);
         this.peer.send({ type: 'approval_decided', ...requestId, approval });
         return;

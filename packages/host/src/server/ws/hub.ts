@@ -61,6 +61,7 @@ export class LiveHub {
       host: this.host,
       principal,
       defaultOperator: this.access.defaultOperator,
+      people: this.access.users,
       taskEvents: this.taskEvents,
       parser: this.parser,
       limits: {
