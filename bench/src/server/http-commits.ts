@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   console.log(machineLine());
   const bare = await measure('bare');
   const cowork = await measure('cowork');
-  const rows = [bare, cowork].map(({ kind, load, stored }) => [
+  const person = await measure('cowork-person');
+  const rows = [bare, cowork, person].map(({ kind, load, stored }) => [
     kind,
     count(load.requestsPerSecond),
     count(load.ok),
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   const throughput = cowork.load.requestsPerSecond / bare.load.requestsPerSecond;
   const latency = cowork.load.latency.p50Ms / bare.load.latency.p50Ms;
   console.log(`cowork/bare: throughput ${throughput.toFixed(3)}, p50 latency x${latency.toFixed(1)}`);
+  console.log(`cowork-person/cowork: throughput ${(person.load.requestsPerSecond / cowork.load.requestsPerSecond).toFixed(3)}`);
   console.log(LEGEND);
 }
 
@@ -77,6 +79,8 @@ req/s    autocannon's mean of its per-second response counts.
 p50..max latency of the 2xx answers, autocannon's own timing per response at full resolution.
 stored   revisions the cowork store holds from the measured run: the 2xx answers plus any commit
          still in flight when autocannon stopped (at most one per connection).
+cowork   the owner's token; cowork-person: a person's token (hashed and looked up in the store on
+         every request), acting as themselves.
 bare     fastify with one POST route on the same path returning {revision: n}: JSON body parsing
          and routing, no auth, validation or store. The ratio is what the server costs on top.`;
 

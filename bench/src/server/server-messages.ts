@@ -1,5 +1,8 @@
-/** Which server a worker thread runs: the real cowork server, or a bare fastify route to compare with. */
-export type ServerKind = 'cowork' | 'bare';
+/**
+ * Which server a worker thread runs: the real cowork server (driven with the owner's token, or with
+ * a person's, which is looked up in the store on every request), or a bare fastify route to compare with.
+ */
+export type ServerKind = 'cowork' | 'cowork-person' | 'bare';
 
 /** What the main thread hands the server's worker when it starts it. */
 export interface ServerWorkerInput {

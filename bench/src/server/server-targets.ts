@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, Host } from '@cowork/host/embed';
+import { createServer, Host, UserDirectory } from '@cowork/host/embed';
 import Fastify from 'fastify';
 import type { ResourceHead } from './server-messages';
 
@@ -24,9 +24,10 @@ export interface ServerTarget {
 /**
  * The real server over a fresh temp workspace, as `cowork serve` builds it: token auth, Host
  * checks, schema validation, the resource service, live clients. The store keeps its default
- * `synchronous=FULL`, so every commit waits for an fsync.
+ * `synchronous=FULL`, so every commit waits for an fsync. `asPerson`: the load carries the token of
+ * a person the owner added (`human:bench`, the operator it names), not the owner's.
  */
-export async function startCowork(): Promise<ServerTarget> {
+export async function startCowork(options: { asPerson?: boolean } = {}): Promise<ServerTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-server-'));
   const host = await Host.open({ workspaceDir: dir });
   const token = randomBytes(24).toString('hex');
@@ -34,9 +35,10 @@ export async function startCowork(): Promise<ServerTarget> {
   try {
     const server = await createServer({ host, token, listenHost: LISTEN_HOST, port: 0 });
     const { url } = await server.listen();
+    const loadToken = options.asPerson ? (await new UserDirectory(host.store).add(BENCH_OPERATOR.slice('human:'.length))).token : token;
     return {
       url,
-      token,
+      token: loadToken,
       async create(count) {
         const created: ResourceHead[] = [];
         for (let i = 0; i < count; i++) {

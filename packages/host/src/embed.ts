@@ -7,6 +7,9 @@ export { Host, type HostOptions } from './host';
 export { createServer, type CoworkServer, type ServerOptions } from './server/create-server';
 export { PluginRegistry, type PluginProblem, type RegisteredKind, type RegisteredTool } from './plugins/registry';
 export { textPlugin } from './plugins/builtin/text-plugin';
+// People of a workspace and their tokens (`cowork users`), and approvals of high-impact calls.
+export { UserDirectory, type UserSummary } from './identity/user-directory';
+export { Approvals, type ApprovalRequest } from './approvals/approvals';
 export type { EventRecord, Store, StoreTx } from './store';
 export { Coordinator } from './coordinator/coordinator';
 export type { CoordinatorEvent, CoordinatorEventInput, CoordinatorEventType } from './coordinator/events';
