@@ -1,4 +1,5 @@
 import { Approvals } from './approvals/approvals';
+import { Publications } from './agents/publications';
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
@@ -70,6 +71,8 @@ export class Host {
   readonly mcp: McpServers;
   /** High-impact tool calls waiting for, or decided by, a person (see src/approvals). */
   readonly approvals: Approvals;
+  /** Tasks' published results: immutable files with their manifests (see agents/publications.ts). */
+  readonly publications: Publications;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
@@ -110,6 +113,13 @@ export class Host {
     this.monitors = parts.monitors;
     this.mcp = parts.mcp;
     this.approvals = new Approvals(parts.store, parts.clock);
+    this.publications = new Publications({
+      store: parts.store,
+      workspaceDir: parts.workspaceDir,
+      exports: this.exports,
+      taskExists: (taskId) => parts.coordinator.current.tasks[taskId] !== undefined,
+      now: parts.clock,
+    });
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;
   }

@@ -5,6 +5,7 @@ import type { MonitorService } from '../monitors/monitor-service';
 import type { PluginRegistry } from '../plugins/registry';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Store } from '../store/store';
+import type { Publications } from './publications';
 
 /**
  * The services the agent runtime works with. The `Host` that opens a workspace provides them; the
@@ -19,4 +20,5 @@ export interface HostServices {
   readonly jobs: JobService;
   readonly monitors: MonitorService;
   readonly approvals: Approvals;
+  readonly publications: Publications;
 }

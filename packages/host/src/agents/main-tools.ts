@@ -1,13 +1,16 @@
 import { asJson } from '../util/json';
+import type { Json, Operator } from '../store/records';
 import { CoworkError } from '../errors';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { AgentTool, AgentToolCall, ToolOutcome } from './agent-tool';
+import { awaitApproval, type ApprovalGateDeps } from './approval-gate';
 import type { GateBlocker } from './completion-gate';
 import type { Inbox } from './inbox';
 import { defineAgentTool } from './resource-tools';
 import { updateMemoryTool } from './memory';
 import { sleepUntilTool } from './parking';
 import type { TaskPaths } from './task-files';
+import { manifestOf, type Publications, type PublishSource } from './publications';
 
 export interface DelegateInput {
   readonly assignment: string;
@@ -33,12 +36,16 @@ export interface MainToolDeps {
   subagents(): string[];
   /** Whether the monitor is active and posts to Main in this task (what `sleep_until {monitorId}` waits on). */
   monitorActive(monitorId: string): Promise<boolean>;
+  /** Where `publish` copies what the task delivers. */
+  readonly publications: Publications;
+  /** Where a `publish` call waits for a person under the workspace's policy (impact `publish`). */
+  readonly approvalGate: ApprovalGateDeps;
 }
 
 /** Tools only Main has: a subagent is refused them (it proposes drafts and submits a result instead). */
-export const MAIN_ONLY_TOOLS = ['delegate', 'accept_candidate', 'reject_candidate', 'finish', 'update_memory'] as const;
+export const MAIN_ONLY_TOOLS = ['delegate', 'accept_candidate', 'reject_candidate', 'finish', 'update_memory', 'publish'] as const;
 
-/** Main's own tools: delegation, messages, acceptance, parking, context and memory, and finish. */
+/** Main's own tools: delegation, messages, acceptance, parking, context and memory, publishing, and finish. */
 export function mainTools(deps: MainToolDeps): AgentTool[] {
   const operator = 'agent:main' as const;
   return [
@@ -105,6 +112,7 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       run: async () => ({ content: { compacting: 'after this turn' }, control: { type: 'compact' } }),
     },
     updateMemoryTool(deps.paths),
+    publishTool(deps),
     {
       spec: {
         name: 'finish',
@@ -120,4 +128,50 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
       },
     },
   ];
+}
+
+/**
+ * `publish`: copies what the task delivers (a resource's export at a revision, or a file of `work/`)
+ * into the task's `published/` folder with a manifest. Its impact is `publish`: like a plugin tool
+ * declared so, the call first waits for the approval the workspace's policy asks for (by default a
+ * person's), runs once approved, and answers `denied` without writing anything when it is not. Only
+ * Main has it. The call's idempotency key makes a resumed call answer the same publication.
+ */
+function publishTool(deps: MainToolDeps): AgentTool {
+  return {
+    spec: {
+      name: 'publish',
+      description: [
+        "Publish a result of the task for people: a resource's export at a revision ({resourceId, format, revision}), or a file of your task's work folder ({file}, relative to it).",
+        'The bytes are copied into the task\'s published folder with a manifest (source, revision, SHA-256, time); a published item never changes.',
+        'It waits for a person to approve it (the workspace\'s policy) and answers denied if they do not.',
+      ].join(' '),
+      inputSchema: {
+        type: 'object',
+        properties: {
+          resourceId: { type: 'string', description: 'The resource to export (with format).' },
+          format: { type: 'string', description: "One of the resource kind's export formats." },
+          revision: { type: 'integer', minimum: 0, description: 'The revision to export (default the newest); it is recorded in the manifest.' },
+          file: { type: 'string', description: "A file of your task's work folder, relative to it (instead of resourceId and format)." },
+          name: { type: 'string', description: 'The published file name (default the export\'s or the file\'s own).' },
+        },
+        additionalProperties: false,
+      },
+    },
+    run: async (input, call): Promise<ToolOutcome> => {
+      const given = input as { resourceId?: string; format?: string; revision?: number; file?: string; name?: string };
+      const byFile = given.file !== undefined;
+      if (byFile === (given.resourceId !== undefined) || (!byFile && given.format === undefined) || (byFile && (given.format !== undefined || given.revision !== undefined))) {
+        throw new CoworkError('invalid_input', 'publish takes either {file} or {resourceId, format, revision?}', { field: 'source' });
+      }
+      const refused = await awaitApproval(deps.approvalGate, { taskId: call.taskId, agentId: call.agentId, callKey: call.idempotencyKey, tool: 'publish', impact: 'publish', input }, call.signal);
+      if (refused) return refused;
+      const source: PublishSource = byFile ? { file: given.file! } : { resourceId: given.resourceId!, format: given.format!, revision: given.revision };
+      const publication = await deps.publications.publish(
+        { taskId: deps.taskId, source, name: given.name, operator: `agent:${call.agentId}` as Operator, idempotencyKey: call.idempotencyKey },
+        call.signal,
+      );
+      return { content: { published: true, ...(manifestOf(publication) as unknown as Record<string, Json>) } };
+    },
+  };
 }

@@ -238,6 +238,8 @@ export class AgentRuntime {
           const monitor = (await this.host.monitors.list({ taskId, status: 'active' })).find((m) => m.id === monitorId);
           return monitor?.agentId === MAIN;
         },
+        publications: this.host.publications,
+        approvalGate: this.approvalGate(),
       }),
       ...resourceTools(this.host.resources, operator, 'all'),
       ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'), this.approvalGate())),

@@ -4,8 +4,8 @@ import { CoworkError } from '../errors';
 import { checkPathText, resolveInWorkspace } from '../util/paths';
 
 /**
- * A task's folders on disk: working materials, run records and published artifacts live in
- * separate scopes, beside the task's `memory.md` (see memory.ts).
+ * A task's folders on disk: working materials, run records, artifacts and published results live
+ * in separate scopes, beside the task's `memory.md` (see memory.ts).
  */
 export interface TaskPaths {
   readonly root: string;
@@ -13,6 +13,8 @@ export interface TaskPaths {
   readonly work: string;
   readonly runs: string;
   readonly artifacts: string;
+  /** Published results: immutable files, one folder per publication (see publications.ts). */
+  readonly published: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export function taskPaths(workspaceDir: string, taskId: string): TaskPaths {
     work: join(root, 'work'),
     runs: join(root, 'runs'),
     artifacts: join(root, 'artifacts'),
+    published: join(root, 'published'),
   };
 }
 

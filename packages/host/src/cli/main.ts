@@ -11,6 +11,7 @@ import { serveCommand } from './commands/serve';
 import { taskCommand, tasksCommand } from './commands/tasks';
 import { usersCommand } from './commands/users';
 import { approvalsCommand, approveCommand, denyCommand } from './commands/approvals';
+import { publishedCommand } from './commands/published';
 import { dispatch, wantsJson } from './dispatch';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { Output, type CliIo } from './output';
@@ -35,6 +36,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   approvals: approvalsCommand,
   approve: approveCommand,
   deny: denyCommand,
+  published: publishedCommand,
 };
 
 /**

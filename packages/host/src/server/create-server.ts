@@ -7,6 +7,7 @@ import type { Operator } from '../store/records';
 import { HostAllowList } from './access';
 import type { ServerContext } from './context';
 import { Credentials } from './credentials';
+import { manifestOf } from '../agents/publications';
 import { asJson } from '../util/json';
 import { UserDirectory } from '../identity/user-directory';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors';
@@ -28,6 +29,7 @@ import { registerImportRoutes } from './routes/imports';
 import { registerMcpServerRoutes } from './routes/mcp-servers';
 import { registerMcpRoutes } from './routes/mcp';
 import { registerTaskRoutes } from './routes/tasks';
+import { registerPublicationRoutes } from './routes/publications';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
 import { LiveHub, type HubOptions } from './ws/hub';
@@ -103,6 +105,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
   const stopMcpInbox = options.host.mcp.onInboxPosted((m) => events.publish({ type: 'inbox_posted', ...m }));
   // A call waiting for a person, and the decision, reach the task's live clients (page, WebSocket).
   const stopApprovals = options.host.approvals.onChange((approval) => events.publish({ type: 'approval', taskId: approval.taskId, approval: asJson(approval) }));
+  // A task's new published result reaches its live clients (page, WebSocket).
+  const stopPublished = options.host.publications.onPublished((p) => events.publish({ type: 'published', taskId: p.taskId, publication: asJson(manifestOf(p)) }));
   const users = new UserDirectory(options.host.store);
   const defaultOperator = options.defaultOperator ?? 'human:user';
   const live = new LiveHub(options.host, events, { users, defaultOperator }, options.live);
@@ -125,6 +129,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     stopMcpProgress();
     stopMcpInbox();
     stopApprovals();
+    stopPublished();
     live.close();
     await tasks.close();
     await app.close();
@@ -156,6 +161,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerAppRoutes(app, ctx);
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
+    registerPublicationRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
     registerMcpServerRoutes(app, ctx);

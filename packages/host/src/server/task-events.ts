@@ -9,7 +9,7 @@ import { Emitter } from '../util/emitter';
  * What a live client sees of a task: the runtime's progress events (turns, model calls, tool
  * calls, Inbox deliveries, subagents starting and finishing, task state), each Inbox post, and
  * each durable coordinator record (delegations, assignment updates, messages between agents), and
- * each of the task's jobs starting and ending, each approval asked for or decided, and the progress of its mounted MCP servers' tool calls.
+ * each of the task's jobs starting and ending, each approval asked for or decided, each result published, and the progress of its mounted MCP servers' tool calls.
  */
 export type TaskEvent =
   | RuntimeEvent
@@ -17,6 +17,7 @@ export type TaskEvent =
   | { type: 'record'; taskId: string; seq: number; recordType: string; at: string; data: Json }
   | { type: 'job'; taskId: string; jobId: string; name: string | null; status: string; exitCode: number | null }
   | { type: 'approval'; taskId: string; approval: Json }
+  | { type: 'published'; taskId: string; publication: Json }
   | McpProgressEvent;
 
 export type TaskEventListener = (event: TaskEvent) => void;

@@ -14,6 +14,7 @@ import type { JobRepo } from './job-records';
 import type { MonitorRepo } from './monitor-records';
 import type { UserRepo } from './user-records';
 import type { ApprovalRepo } from './approval-records';
+import type { PublicationRepo } from './publication-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -59,6 +60,7 @@ export interface StoreTx {
   readonly monitors: MonitorRepo;
   readonly users: UserRepo;
   readonly approvals: ApprovalRepo;
+  readonly publications: PublicationRepo;
 }
 
 export interface ResourceRepo {

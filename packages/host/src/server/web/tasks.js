@@ -4,6 +4,7 @@ import { api, ApiError, describe, path } from './api.js';
 import { debounce, fill, h, when } from './dom.js';
 import { ElicitationsView } from './elicitations.js';
 import { ApprovalsView } from './approvals.js';
+import { PublishedView } from './published.js';
 
 const MODEL_HINT =
   'No model is configured, so tasks cannot run (reading works). Point the host at any OpenAI-compatible server: ' +
@@ -100,6 +101,7 @@ export class TasksPanel {
     this.progress = new Map();
     this.elicitations = new ElicitationsView();
     this.approvals = new ApprovalsView();
+    this.published = new PublishedView();
     this.progressList = h('ul', { id: 'mcp-progress', class: 'list' });
     this.state = h('div', { id: 'task-state' });
     this.conversation = h('ol', { id: 'conversation', class: 'conversation', 'aria-live': 'polite' });
@@ -111,6 +113,7 @@ export class TasksPanel {
       this.state,
       this.approvals.root,
       this.elicitations.root,
+      this.published.root,
       h('h3', {}, 'Progress'),
       this.progressList,
       this.activityList,
@@ -141,7 +144,7 @@ export class TasksPanel {
     if (!id) return;
     const [view, log] = await Promise.all([api('GET', path('tasks', id)), api('GET', path('tasks', id, 'log')), this.refreshList()]);
     if (id !== this.taskId) return;
-    await Promise.all([this.elicitations.refresh(id), this.approvals.refresh(id)]);
+    await Promise.all([this.elicitations.refresh(id), this.approvals.refresh(id), this.published.refresh(id)]);
     this.renderState(view);
     fill(this.conversation, log.entries.length === 0 ? h('li', { class: 'muted' }, 'Nothing said yet.') : log.entries.map(entry));
   }

@@ -17,6 +17,7 @@ import { SqliteJobRepo } from './repos/job-repo';
 import { SqliteMonitorRepo } from './repos/monitor-repo';
 import { SqliteUserRepo } from './repos/user-repo';
 import { SqliteApprovalRepo } from './repos/approval-repo';
+import { SqlitePublicationRepo } from './repos/publication-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -116,6 +117,7 @@ export class SqliteStore implements Store {
       monitors: new SqliteMonitorRepo(this.db),
       users: new SqliteUserRepo(this.db),
       approvals: new SqliteApprovalRepo(this.db),
+      publications: new SqlitePublicationRepo(this.db),
     };
   }
 
