@@ -6,12 +6,27 @@
  *    context building, saving the turn and the tool result with synchronous=FULL) and the scripted
  *    OpenAI-compatible HTTP server on loopback (what a local model server adds at zero latency).
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
- *    newest messages within the budget and build the context. It should stay flat.
+ *    newest messages within the budget and build the context, with 20 tool definitions in the
+ *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
+ *    (o200k_base, gpt-tokenizer; a warm cache after the first build, and that first build alone)
+ *    and with the old estimate, characters divided by four.
  *
  * Prints figures; asserts nothing.
  */
 import { type Json } from '@cowork/host';
-import { AgentRuntime, OpenAiCompatibleProvider, buildContext, loadRecentContext, type ModelProvider, type ModelRequest, type ModelResponse } from '@cowork/host/embed';
+import {
+  AgentRuntime,
+  OpenAiCompatibleProvider,
+  buildContext,
+  charEstimateTokenizer,
+  loadRecentContext,
+  tokenizerFor,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type Tokenizer,
+  type ToolSpec,
+} from '@cowork/host/embed';
 import { openTempHost, reply, startScriptedModelServer } from '@cowork/host/testkit';
 import { summarizeLatencies } from '../stats';
 
@@ -72,6 +87,12 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
   }
 }
 
+const TOOLS: ToolSpec[] = Array.from({ length: 20 }, (_, i) => ({
+  name: `tool_${i}`,
+  description: `Tool ${i}: reads or changes a resource of the workspace and reports what it did. `.repeat(3),
+  inputSchema: { type: 'object', properties: { resourceId: { type: 'string' }, revision: { type: 'integer' } }, required: ['resourceId'] },
+}));
+
 async function contextBuild(size: number): Promise<void> {
   const host = await openTempHost({ synchronous: 'NORMAL', prefix: 'cowork-bench-context-' });
   try {
@@ -85,15 +106,25 @@ async function contextBuild(size: number): Promise<void> {
         await tx.conversation.append({ taskId, agentId: 'main', turn: Math.floor(i / 2) + 1, message, sourceMessageId: null, createdAt: new Date().toISOString() });
       }
     });
-    const samples: number[] = [];
-    for (let i = 0; i < 60; i++) {
+    const once = async (tokenizer: Tokenizer): Promise<number> => {
       const start = performance.now();
-      const { messages, summary, omitted } = await loadRecentContext(host.store, taskId, 'main', BUDGET_TOKENS);
-      buildContext({ instructions: 'bench', memory: null, projection: null, summary, messages, omittedBefore: omitted, budgetTokens: BUDGET_TOKENS });
-      samples.push(performance.now() - start);
-    }
-    const s = summarizeLatencies(samples.slice(10));
-    console.log(`${String(size).padStart(8)} logged messages   p50 ${s.p50Ms.toFixed(2).padStart(7)} ms   p99 ${s.p99Ms.toFixed(2).padStart(7)} ms`);
+      const { messages, summary, omitted } = await loadRecentContext(host.store, taskId, 'main', BUDGET_TOKENS, tokenizer);
+      buildContext({ instructions: 'bench', memory: null, projection: null, summary, messages, omittedBefore: omitted, budgetTokens: BUDGET_TOKENS, tools: TOOLS, tokenizer });
+      return performance.now() - start;
+    };
+    const run = async (tokenizer: Tokenizer) => {
+      const samples: number[] = [];
+      for (let i = 0; i < 60; i++) samples.push(await once(tokenizer));
+      return summarizeLatencies(samples.slice(10));
+    };
+    const old = await run(charEstimateTokenizer);
+    // A fresh tokenizer per size would need a fresh cache; the messages differ per size only by
+    // their numbers, so the first build here is close to a cold one.
+    const tokenizer = tokenizerFor('gpt-4o');
+    const first = await once(tokenizer);
+    const now = await run(tokenizer);
+    const ms = (v: number) => v.toFixed(2).padStart(7);
+    console.log(`${String(size).padStart(8)}   ${ms(old.p50Ms)} ${ms(old.p99Ms)}   ${ms(now.p50Ms)} ${ms(now.p99Ms)}   ${ms(first)}`);
   } finally {
     await host.dispose();
   }
@@ -114,7 +145,9 @@ async function main(): Promise<void> {
     const provider = new OpenAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'scripted', maxContextTokens: 32_000 });
     return { provider, close: () => server.close() };
   });
-  console.log(`\ncontext build (load the newest messages within a ${BUDGET_TOKENS}-token budget, then build), 50 samples each:`);
+  console.log(`\ncontext build (load the newest messages within a ${BUDGET_TOKENS}-token budget, then build, ${TOOLS.length} tool definitions counted), ms, 50 samples each:`);
+  console.log(`${''.padStart(8)}   ${'chars/4'.padEnd(15)}   ${'tokenizer (o200k)'.padEnd(15)}   ${'first'.padStart(7)}`);
+  console.log(`${'messages'.padStart(8)}   ${'p50'.padStart(7)} ${'p99'.padStart(7)}   ${'p50'.padStart(7)} ${'p99'.padStart(7)}   ${'build'.padStart(7)}`);
   for (const size of SIZES) await contextBuild(size);
 }
 

@@ -21,6 +21,7 @@ export { buildContext, type BuiltContext, type ContextInput } from './agents/con
 export { loadRecentContext } from './agents/context-loader';
 export type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolSpec, TokenUsage } from './models/types';
 export { OpenAiCompatibleProvider, RecordingProvider, ReplayProvider, createModelProvider, modelConfigFromEnv, MODEL_ENV, type ModelConfig } from './models';
+export { charEstimateTokenizer, encodingForModel, tokenizerFor, type TokenEncodingName, type Tokenizer } from './models';
 export { JobService, type JobServiceOptions, type StartOptions as StartJobOptions } from './jobs/job-service';
 export type { StartJobInput } from './jobs/job-input';
 export type { JobRecord, JobStatus } from './store/job-records';

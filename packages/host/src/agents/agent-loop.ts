@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { isCoworkError } from '../errors';
 import { schemaProblems } from '../util/json-schema';
 import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../models/types';
+import { tokenizerFor } from '../models/tokenizer';
 import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
 import type { Store } from '../store/store';
@@ -115,7 +116,9 @@ export class AgentLoop {
   private async modelTurn(turn: number): Promise<ModelResponse | 'aborted'> {
     const s = this.setup;
     const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
-    const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens);
+    const tokenizer = tokenizerFor(s.provider.model);
+    const tools = s.tools.map((t) => t.spec);
+    const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens, tokenizer);
     const context = buildContext({
       instructions: s.instructions,
       memory: s.memory(),
@@ -124,6 +127,8 @@ export class AgentLoop {
       messages,
       omittedBefore: omitted,
       budgetTokens,
+      tools,
+      tokenizer,
     });
     s.onEvent?.({ type: 'turn', agentId: s.agentId, turn, contextTokens: context.tokens, droppedMessages: context.droppedMessages });
     if (context.tokens > budgetTokens * (s.autoCompactAt ?? 0.75)) this.compactRequested = true;
@@ -131,7 +136,7 @@ export class AgentLoop {
     try {
       response = await s.provider.complete({
         messages: context.messages,
-        tools: s.tools.map((t) => t.spec),
+        tools,
         maxOutputTokens: s.maxOutputTokens,
         signal: s.signal,
       });

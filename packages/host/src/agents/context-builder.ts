@@ -1,10 +1,12 @@
-import { estimateTokens } from '../models/estimate';
-import type { ChatMessage } from '../models/types';
+import { REPLY_PRIMING_TOKENS, tokenizerFor, type Tokenizer } from '../models/tokenizer';
+import type { ChatMessage, ToolSpec } from '../models/types';
 
 /**
  * Builds the context for one model turn, within a token budget, from: the agent's standing
  * instructions, its memory, a projection of runtime state, the latest compaction summary, and the
- * messages logged since that compaction. Pure: same input, same context.
+ * messages logged since that compaction. The budget also pays for the tool definitions sent with
+ * the request and the reply priming; everything is counted with the model family's tokenizer.
+ * Pure: same input, same context.
  *
  * Messages are kept in units: an assistant message with tool calls travels with all of its tool
  * results, so a call is never separated from its result. When the budget is short, the oldest
@@ -18,42 +20,49 @@ export interface ContextInput {
   readonly messages: readonly ChatMessage[];
   /** Older logged messages that were not even read (the caller stopped reading at the budget). */
   readonly omittedBefore?: number;
-  /** Tokens the whole context may take (the window less the output reserve). */
+  /** Tokens the whole request may take (the window less the output reserve). */
   readonly budgetTokens: number;
+  /** The tool definitions the request will carry: they count against the budget. */
+  readonly tools?: readonly ToolSpec[];
+  /** Counts tokens; the model family's (`tokenizerFor(provider.model)`), cl100k_base when not given. */
+  readonly tokenizer?: Tokenizer;
 }
 
 export interface BuiltContext {
   readonly messages: ChatMessage[];
+  /** Tokens of the whole request: the messages with their framing, the tool definitions and the reply priming. */
   readonly tokens: number;
+  /** Of `tokens`, what the tool definitions take. */
+  readonly toolTokens: number;
   /** Logged messages left out for lack of room (they stay in the log on disk). */
   readonly droppedMessages: number;
 }
 
-/** Per-message framing the chat format adds around content. */
-const MESSAGE_OVERHEAD_TOKENS = 4;
-
 export function buildContext(input: ContextInput): BuiltContext {
+  const tokenizer = input.tokenizer ?? tokenizerFor();
   const head: ChatMessage = { role: 'system', content: headText(input) };
   const units = toUnits(input.messages);
   const total = input.messages.length + (input.omittedBefore ?? 0);
-  const room = input.budgetTokens - messageTokens(head);
-  let kept = fitUnits(units, room);
+  const toolTokens = tokenizer.countTools(input.tools ?? []);
+  const fixed = REPLY_PRIMING_TOKENS + toolTokens;
+  const room = input.budgetTokens - fixed - tokenizer.countMessage(head);
+  let kept = fitUnits(units, room, tokenizer);
   let note: ChatMessage | undefined;
   if (kept.length < total) {
     // Make room for the note that tells the model messages were left out.
-    kept = fitUnits(units, room - messageTokens(droppedNote(total)));
+    kept = fitUnits(units, room - tokenizer.countMessage(droppedNote(total)), tokenizer);
     note = droppedNote(total - kept.length);
   }
   const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept];
-  const tokens = messages.reduce((sum, m) => sum + messageTokens(m), 0);
-  return { messages, tokens, droppedMessages: total - kept.length };
+  const tokens = messages.reduce((sum, m) => sum + tokenizer.countMessage(m), fixed);
+  return { messages, tokens, toolTokens, droppedMessages: total - kept.length };
 }
 
 /** The messages of the newest units that fit in `budget` tokens; the newest unit is kept even when it does not. */
-function fitUnits(units: readonly ChatMessage[][], budget: number): ChatMessage[] {
+function fitUnits(units: readonly ChatMessage[][], budget: number, tokenizer: Tokenizer): ChatMessage[] {
   let first = units.length;
   for (let tokens = 0; first > 0; first--) {
-    const cost = units[first - 1]!.reduce((sum, m) => sum + messageTokens(m), 0);
+    const cost = units[first - 1]!.reduce((sum, m) => sum + tokenizer.countMessage(m), 0);
     if (first < units.length && tokens + cost > budget) break;
     tokens += cost;
   }
@@ -67,12 +76,9 @@ function droppedNote(count: number): ChatMessage {
   };
 }
 
-export function messageTokens(message: ChatMessage): number {
-  const body =
-    message.role === 'assistant'
-      ? (message.content ?? '') + (message.toolCalls ?? []).map((c) => c.name + c.arguments).join('')
-      : message.content;
-  return estimateTokens(body) + MESSAGE_OVERHEAD_TOKENS;
+/** Tokens one message takes in a request, framing included (cl100k_base unless a tokenizer is given). */
+export function messageTokens(message: ChatMessage, tokenizer: Tokenizer = tokenizerFor()): number {
+  return tokenizer.countMessage(message);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { tokenizerFor, type Tokenizer } from '../models/tokenizer';
 import type { ChatMessage } from '../models/types';
 import type { ConversationRecord } from '../store/agent-records';
 import type { Store } from '../store/store';
@@ -17,6 +18,7 @@ export async function loadRecentContext(
   taskId: string,
   agentId: string,
   budgetTokens: number,
+  tokenizer: Tokenizer = tokenizerFor(),
 ): Promise<{ messages: ChatMessage[]; summary: string | null; omitted: number }> {
   return store.read(async (tx) => {
     const compaction = await tx.compactions.latest(taskId, agentId);
@@ -26,7 +28,7 @@ export async function loadRecentContext(
     for (let beforeSeq: number | undefined; ; ) {
       const page = await tx.conversation.recent(taskId, agentId, { afterSeq, beforeSeq, limit: PAGE });
       newestFirst.push(...page);
-      for (const record of page) tokens += messageTokens(toChatMessage(record));
+      for (const record of page) tokens += messageTokens(toChatMessage(record), tokenizer);
       if (page.length < PAGE || tokens > budgetTokens) break;
       beforeSeq = page[page.length - 1]!.seq;
     }

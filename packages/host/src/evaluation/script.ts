@@ -179,6 +179,7 @@ function lastResultValue(messages: readonly ChatMessage[], path: string): Json |
 export class ScriptRecorder implements ModelProvider {
   readonly name: string;
   readonly maxContextTokens: number;
+  readonly model: string | undefined;
   private readonly agents = new Map<string, ScriptTurn[]>();
 
   constructor(
@@ -187,6 +188,7 @@ export class ScriptRecorder implements ModelProvider {
   ) {
     this.name = inner.name;
     this.maxContextTokens = inner.maxContextTokens;
+    this.model = inner.model;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {

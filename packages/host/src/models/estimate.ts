@@ -1,28 +1,29 @@
+import { tokenizerFor } from './tokenizer';
 import type { ChatMessage, TokenUsage, ToolCall, ToolSpec } from './types';
 
 /**
- * Rough token counts, for when a server reports no usage and for budgeting before a call. About 4
- * characters a token holds for English text and JSON with the common BPE tokenizers; it is an
- * estimate, and everything computed from it says so.
+ * Token counts for budgeting before a call and for when a server reports no usage, counted with
+ * the tokenizer of the model's family (see `tokenizer.ts`; no model name means `cl100k_base`).
  */
-const CHARS_PER_TOKEN = 4;
-
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+export function estimateTokens(text: string, model?: string | null): number {
+  return tokenizerFor(model).countText(text);
 }
 
-/** Tokens the messages and tool specs of a request take, estimated from their JSON text. */
-export function estimateRequestTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
-  return estimateTokens(JSON.stringify(messages)) + (tools.length > 0 ? estimateTokens(JSON.stringify(tools)) : 0);
+/** Tokens the messages (with their chat framing) and tool definitions of a request take. */
+export function estimateRequestTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[], model?: string | null): number {
+  const tokenizer = tokenizerFor(model);
+  return tokenizer.countMessages(messages) + tokenizer.countTools(tools);
 }
 
 export function estimateUsage(
   messages: readonly ChatMessage[],
   tools: readonly ToolSpec[],
   reply: { content: string | null; toolCalls: readonly ToolCall[] },
+  model?: string | null,
 ): TokenUsage {
-  const inputTokens = estimateRequestTokens(messages, tools);
-  const outputText = (reply.content ?? '') + reply.toolCalls.map((call) => call.name + call.arguments).join('');
-  const outputTokens = estimateTokens(outputText);
+  const tokenizer = tokenizerFor(model);
+  const inputTokens = estimateRequestTokens(messages, tools, model);
+  const outputTokens =
+    tokenizer.countText(reply.content ?? '') + reply.toolCalls.reduce((sum, call) => sum + tokenizer.countText(call.name) + tokenizer.countText(call.arguments), 0);
   return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, estimated: true };
 }

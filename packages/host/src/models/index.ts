@@ -14,3 +14,4 @@ export { OpenAiCompatibleProvider, type OpenAiProviderOptions, type RetryInfo } 
 export { RecordingProvider, ReplayProvider, type ReplayOptions } from './recording';
 export { MODEL_ENV, createModelProvider, modelConfigFromEnv, type ModelConfig } from './config';
 export { estimateRequestTokens, estimateTokens } from './estimate';
+export { charEstimateTokenizer, encodingForModel, tokenizerFor, type TokenEncodingName, type Tokenizer } from './tokenizer';

@@ -61,6 +61,7 @@ type AttemptOutcome = { reply: ParsedReply } | { failure: RetryableFailure };
 export class OpenAiCompatibleProvider implements ModelProvider {
   readonly name = 'openai-compatible';
   readonly maxContextTokens: number;
+  readonly model: string;
   private readonly url: string;
   /** The base URL without any user:password in it, for messages. */
   private readonly where: string;
@@ -76,6 +77,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     this.maxRetries = options.maxRetries ?? 4;
     this.backoff = { baseDelayMs: options.retryBaseDelayMs ?? 500, maxDelayMs: options.maxRetryDelayMs ?? 30_000 };
     this.maxContextTokens = options.maxContextTokens ?? 128_000;
+    this.model = options.model;
     this.fetchImpl = options.fetch ?? fetch;
   }
 
@@ -96,7 +98,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         return {
           message: { content: reply.content, toolCalls: reply.toolCalls },
           finishReason: reply.finishReason,
-          usage: reply.usage ?? estimateUsage(request.messages, request.tools, reply),
+          usage: reply.usage ?? estimateUsage(request.messages, request.tools, reply, this.model),
           model: reply.model ?? this.options.model,
           latencyMs: Math.round(performance.now() - started),
           attempts: attempt,

@@ -21,6 +21,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 export class RecordingProvider implements ModelProvider {
   readonly name: string;
   readonly maxContextTokens: number;
+  readonly model: string | undefined;
   private turn = 0;
 
   constructor(
@@ -29,6 +30,7 @@ export class RecordingProvider implements ModelProvider {
   ) {
     this.name = inner.name;
     this.maxContextTokens = inner.maxContextTokens;
+    this.model = inner.model;
     mkdirSync(dirname(path), { recursive: true });
   }
 
@@ -77,6 +79,8 @@ export interface ReplayOptions {
 export class ReplayProvider implements ModelProvider {
   readonly name = 'replay';
   readonly maxContextTokens: number;
+  /** The model the recording was made with, for the tokenizer. */
+  readonly model: string | undefined;
   private readonly turns: RecordedTurn[];
   private readonly played: boolean[];
   private readonly strict: boolean;
@@ -89,6 +93,7 @@ export class ReplayProvider implements ModelProvider {
     this.played = this.turns.map(() => false);
     this.strict = options.strict ?? true;
     this.maxContextTokens = options.maxContextTokens ?? this.turns[0]?.maxContextTokens ?? 128_000;
+    this.model = this.turns.find((turn) => turn.response)?.response?.model;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {

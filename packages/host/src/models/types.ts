@@ -40,7 +40,7 @@ export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
-  /** True when the server reported no usage and these numbers are estimates (about 4 characters a token). */
+  /** True when the server reported no usage and these numbers were counted here with the tokenizer of the model's family. */
   estimated?: boolean;
 }
 
@@ -61,6 +61,8 @@ export interface ModelProvider {
   readonly name: string;
   /** The context window the provider was configured with, in tokens (the loop budgets against it). */
   readonly maxContextTokens: number;
+  /** The model name requests go to, when known: it picks the tokenizer budgets count with (see `tokenizer.ts`). */
+  readonly model?: string;
   /**
    * One model turn. Rejects with a CoworkError (`model_unavailable`, `model_timeout`,
    * `model_rejected`, `replay_mismatch`) or, when `request.signal` aborts, with the signal's reason.

@@ -7,6 +7,7 @@
  * within the context budget.
  */
 import { buildContext, messageTokens } from '../../src/agents/context-builder';
+import { REPLY_PRIMING_TOKENS } from '../../src/models/tokenizer';
 import type { ChatMessage } from '../../src/models/types';
 import { reply } from '../../src/testkit/scripted-model-server';
 import { caller, startRuntime, texts, type RuntimeHarness } from './runtime-harness';
@@ -131,7 +132,7 @@ describe('context builder', () => {
     expect(built.tokens).toBeLessThanOrEqual(1500);
     expect(built.droppedMessages % 3).toBe(0);
     assertCallsPaired(built.messages.map((m) => (m.role === 'assistant' ? { role: m.role, tool_calls: m.toolCalls } : m.role === 'tool' ? { role: m.role, tool_call_id: m.toolCallId } : { role: m.role })));
-    expect(built.messages.reduce((n, m) => n + messageTokens(m), 0)).toBe(built.tokens);
+    expect(built.messages.reduce((n, m) => n + messageTokens(m), REPLY_PRIMING_TOKENS)).toBe(built.tokens);
   });
 });
 

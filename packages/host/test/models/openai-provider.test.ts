@@ -4,6 +4,7 @@
  * argument text (invalid JSON and unknown tools included), the finish reason (a cut-off reply
  * reads `length`), and the token usage of the call (estimated and marked when the server gives none).
  */
+import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { OpenAiCompatibleProvider } from '../../src/models/openai-provider';
 import { reply, startScriptedModelServer, type Script, type ScriptedModelServer } from '../../src/testkit';
 import { firstTurn, readTool, secondTurn } from './fixtures';
@@ -118,10 +119,13 @@ describe('OpenAiCompatibleProvider replies', () => {
     expect(new Set(ids).size).toBe(2);
   });
 
-  it('estimates usage, and says so, when the server reports none', async () => {
-    const provider = await providerFor([reply.text('x'.repeat(40), { usage: null })]);
+  it('estimates usage with the tokenizer, and says so, when the server reports none', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog again.';
+    const provider = await providerFor([reply.text(text, { usage: null })]);
     const { usage } = await provider.complete(firstTurn());
-    expect(usage).toMatchObject({ outputTokens: 10, estimated: true });
+    // 'test-model' is no OpenAI family: cl100k_base, where this text is 11 tokens (chars/4 said 13).
+    expect(usage).toMatchObject({ outputTokens: encodeCl100k(text).length, estimated: true });
+    expect(usage.outputTokens).toBe(11);
     expect(usage.inputTokens).toBeGreaterThan(0);
     expect(usage.totalTokens).toBe(usage.inputTokens + usage.outputTokens);
   });
