@@ -14,6 +14,7 @@ import { waitForWake, type WakeDeps } from './parking';
 import { pluginAgentTool } from './plugin-tools';
 import { subagentInstructions } from './prompts';
 import { RESOURCE_WRITE_TOOLS, resourceTools } from './resource-tools';
+import { LastSeen } from './last-seen';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult } from './runtime-types';
 import { skillCatalog } from './skills';
 import { subagentTools } from './subagent-tools';
@@ -168,7 +169,7 @@ export class Delegation {
     });
     const tools: AgentTool[] = [
       ...subagentTools({ taskId, agentId, inbox: this.deps.inbox, workspaceDir: this.deps.host.workspaceDir, peers: () => this.deps.taskAssignments(taskId).map((a) => a.agentId).filter((id) => id !== agentId) }),
-      ...resourceTools(toolHost.resources, operator, grants),
+      ...resourceTools(toolHost.resources, operator, grants, new LastSeen(this.deps.host.store, this.deps.now)),
       ...granted.map((t) => pluginAgentTool(t, operator, toolHost, this.deps.approvalGate())),
     ];
     const denied = new Set(pluginTools.filter((t) => !granted.includes(t)).map((t) => t.tool.name));

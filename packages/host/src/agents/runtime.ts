@@ -15,6 +15,7 @@ import { waitForWake, type WakeDeps } from './parking';
 import { pluginAgentTool } from './plugin-tools';
 import { MAIN_INSTRUCTIONS } from './prompts';
 import { resourceTools } from './resource-tools';
+import { LastSeen } from './last-seen';
 import { scopedResources, type AccessDenial } from './scoped-resources';
 import type { ApprovalGateDeps } from './approval-gate';
 import type { Grants } from './grants';
@@ -241,7 +242,7 @@ export class AgentRuntime {
         publications: this.host.publications,
         approvalGate: this.approvalGate(),
       }),
-      ...resourceTools(this.host.resources, operator, 'all'),
+      ...resourceTools(this.host.resources, operator, 'all', new LastSeen(this.host.store, this.now)),
       ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'), this.approvalGate())),
     ];
     const maxTokens = this.requireTask(taskId).maxTokens ?? this.options.taskMaxTokens;

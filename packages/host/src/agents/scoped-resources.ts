@@ -92,6 +92,7 @@ export function scopedResources(api: ResourceApi, scope: ResourceScope): Resourc
       return api.setSelection(resourceId, person, selection);
     },
     getSelection: async (resourceId, person) => (await require('read', 'getSelection', resourceId), api.getSelection(resourceId, person)),
+    listSelections: async (resourceId) => (await require('read', 'listSelections', resourceId), api.listSelections(resourceId)),
     listCandidates: async (resourceId, status) => (await require('read', 'listCandidates', resourceId), api.listCandidates(resourceId, status)),
     async getCandidate(candidateId) {
       const candidate = await api.getCandidate(candidateId);

@@ -49,6 +49,19 @@ export async function writingOperator(principal: Principal, named: string | unde
   return actingOperator(principal, named, fallback, people);
 }
 
+/**
+ * The person a saved selection belongs to: as `actingOperator`, a viewer included (a selection
+ * changes no resource: it tells agents and others what the person is looking at), and always a
+ * person (`invalid_input` when the owner names an agent).
+ */
+export async function selectingPerson(principal: Principal, named: string | undefined, fallback: Operator, people: People): Promise<Operator> {
+  const operator = await actingOperator(principal, named, fallback, people);
+  if (!operator.startsWith('human:')) {
+    throw new CoworkError('invalid_input', `a selection is a person's: operator must be "human:<name>", not ${operator}`, { field: 'operator', received: operator });
+  }
+  return operator;
+}
+
 /** Refuses a viewer: it reads and subscribes, nothing more. */
 export function requireWriter(principal: Principal): void {
   if (principal.kind === 'person' && principal.role === 'viewer') {

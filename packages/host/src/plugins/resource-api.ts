@@ -68,6 +68,8 @@ export interface ResourceApi {
   viewFor(resourceId: string, viewer: { operator: Operator; sinceRevision: number }): Promise<AgentView>;
   setSelection(resourceId: string, person: Operator, selection: unknown): Promise<SelectionRecord>;
   getSelection(resourceId: string, person: Operator): Promise<SelectionRecord | undefined>;
+  /** Each person's saved selection on the resource, by person. */
+  listSelections(resourceId: string): Promise<SelectionRecord[]>;
   listCandidates(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]>;
   getCandidate(candidateId: string): Promise<CandidateRecord>;
   acceptCandidate(candidateId: string, request: AcceptRequest): Promise<CommitResult>;

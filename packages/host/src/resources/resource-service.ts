@@ -237,6 +237,14 @@ export class ResourceService implements ResourceApi {
     });
   }
 
+  async listSelections(resourceId: string): Promise<SelectionRecord[]> {
+    const id = checkId(resourceId, 'resourceId');
+    return this.deps.store.read(async (tx) => {
+      await this.requireResource(tx, id);
+      return tx.selections.list(id);
+    });
+  }
+
   async listCandidates(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]> {
     const id = checkId(resourceId, 'resourceId');
     return this.deps.store.read(async (tx) => {

@@ -72,6 +72,15 @@ export const CommitBody = Type.Object(
 );
 export type CommitBody = Static<typeof CommitBody>;
 
+/** A person's selection: any JSON value (a range, a slide, a feature), at most 64 KiB; null clears it. */
+export const SelectionBody = Type.Object(
+  { selection: AnyJson, operator: Type.Optional(OperatorSchema) },
+  { additionalProperties: false, description: "Saves the credential's person's selection on the resource (a viewer's too); agents see it in their view." },
+);
+export type SelectionBody = Static<typeof SelectionBody>;
+
+export const SelectionSchema = Type.Object({ resourceId: Type.String(), person: Type.String(), selection: AnyJson, updatedAt: Type.String() });
+
 export const RestoreBody = Type.Object(
   { revision: Revision, baseRevision: Revision, operator: Type.Optional(OperatorSchema) },
   { additionalProperties: false, description: "Makes an old revision's content the newest revision." },

@@ -15,6 +15,7 @@ import type { MonitorRepo } from './monitor-records';
 import type { UserRepo } from './user-records';
 import type { ApprovalRepo } from './approval-records';
 import type { PublicationRepo } from './publication-records';
+import type { LastSeenRepo } from './last-seen-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -60,6 +61,7 @@ export interface StoreTx {
   readonly monitors: MonitorRepo;
   readonly users: UserRepo;
   readonly approvals: ApprovalRepo;
+  readonly lastSeen: LastSeenRepo;
   readonly publications: PublicationRepo;
 }
 

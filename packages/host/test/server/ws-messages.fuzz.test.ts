@@ -27,8 +27,8 @@ const BATCH = 50;
 const BODY_LIMIT = 512 * 1024;
 /** Frames the server sends on its own, not in answer to one. */
 const PUSHED = new Set(['revision', 'task_event']);
-/** A viewer's successes: it reads and subscribes, nothing more. */
-const READ_ANSWERS = new Set(['subscribed', 'unsubscribed', 'task_subscribed', 'task_unsubscribed', 'error']);
+/** A viewer's successes: it reads, subscribes and saves its own selection (which changes no resource), nothing more. */
+const READ_ANSWERS = new Set(['subscribed', 'unsubscribed', 'task_subscribed', 'task_unsubscribed', 'selected', 'error']);
 /** The answer to each message type when it succeeds. */
 const SUCCESS: Record<string, string> = {
   subscribe: 'subscribed',
@@ -37,6 +37,7 @@ const SUCCESS: Record<string, string> = {
   subscribe_task: 'task_subscribed',
   unsubscribe_task: 'task_unsubscribed',
   decide_approval: 'approval_decided',
+  select: 'selected',
 };
 
 type Answer = Record<string, unknown> & { type: string; requestId?: unknown; error?: { code: string; message: string } };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Operator } from '../../store/records';
 import type { ServerContext } from '../context';
-import { writingOperator } from '../../identity/principal';
+import { selectingPerson, writingOperator } from '../../identity/principal';
 import {
   AnyJson,
   CandidateSchema,
@@ -19,6 +19,8 @@ import {
   RevisionParams,
   RevisionSchema,
   RevisionsQuery,
+  SelectionBody,
+  SelectionSchema,
 } from '../schemas';
 
 /**
@@ -157,5 +159,30 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
       },
     },
     async (request) => ({ candidates: await resources.listCandidates(request.params.id, request.query.status) }),
+  );
+
+  app.put<{ Params: IdParams; Body: SelectionBody }>(
+    '/api/resources/:id/selection',
+    {
+      // A selection changes no resource: a viewer saves theirs too.
+      config: { viewer: true },
+      schema: {
+        summary: "Save the credential's person's selection (any JSON up to 64 KiB: a range, a slide, a feature; null clears it); agents see it when they read the resource",
+        tags,
+        params: IdParams,
+        body: SelectionBody,
+        response: { 200: SelectionSchema },
+      },
+    },
+    async (request) => {
+      const person = await selectingPerson(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
+      return resources.setSelection(request.params.id, person, request.body.selection);
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/api/resources/:id/selections',
+    { schema: { summary: "Each person's saved selection on the resource", tags, params: IdParams, response: { 200: Type.Object({ selections: Type.Array(SelectionSchema) }) } } },
+    async (request) => ({ selections: await resources.listSelections(request.params.id) }),
   );
 }

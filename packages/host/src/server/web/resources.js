@@ -29,6 +29,8 @@ export class ResourcesPanel {
       this.editor,
       this.historyRoot,
     );
+    // A person's selection in the text editor is saved (debounced) for agents and others to see.
+    this.saveSelectionSoon = debounce(() => void this.saveSelection(), 400);
     const refreshHistory = debounce(() => void Promise.all([this.history.refresh(), this.refreshList()]), 100);
     live.on('revision', (message) => {
       if (!this.current || message.resourceId !== this.current.id) return;
@@ -183,11 +185,48 @@ export class ResourcesPanel {
     }
     this.textarea = h('textarea', { id: 'editor-text', rows: 14, spellcheck: 'false', oninput: () => this.showDirty() });
     this.textarea.value = this.current.savedText;
+    for (const event of ['select', 'keyup', 'mouseup']) this.textarea.addEventListener(event, () => this.saveSelectionSoon());
+    this.savedSelection = undefined;
+    this.selections = h('p', { id: 'selections', class: 'muted', role: 'status', 'aria-live': 'polite' });
     this.status = h('p', { id: 'editor-status', role: 'status', 'aria-live': 'polite' });
     this.moved = h('p', { id: 'moved-notice', class: 'warning', role: 'alert', hidden: true });
     this.saveButton = h('button', { id: 'save', type: 'button', onclick: () => void this.save() }, 'Save');
     this.conflict = h('section', { id: 'conflict', class: 'conflict', hidden: true, 'aria-labelledby': 'conflict-title' });
-    fill(this.editor, heading, revision, h('label', { for: 'editor-text' }, 'Content'), this.textarea, h('div', { class: 'row' }, this.saveButton, this.status), this.moved, this.conflict);
+    fill(this.editor, heading, revision, h('label', { for: 'editor-text' }, 'Content'), this.textarea, h('div', { class: 'row' }, this.saveButton, this.status), this.selections, this.moved, this.conflict);
+    void this.showSelections();
+  }
+
+  /** Saves the person's selected range of the text (with the revision it is on), when it changed. */
+  async saveSelection() {
+    if (!this.current || this.current.kind !== 'text' || !this.textarea) return;
+    const { id, revision } = this.current;
+    const selection = { range: [this.textarea.selectionStart, this.textarea.selectionEnd], revision };
+    const key = `${id}:${JSON.stringify(selection)}`;
+    if (key === this.savedSelection) return;
+    try {
+      await api('PUT', path('resources', id, 'selection'), { selection, operator: operator() });
+      this.savedSelection = key;
+      await this.showSelections();
+    } catch (error) {
+      this.selections.textContent = `Selection not saved: ${describe(error)}`;
+    }
+  }
+
+  /** Each person's saved selection on the open text ("human:ann: 0–5"). */
+  async showSelections() {
+    if (!this.current || !this.selections) return;
+    const { id } = this.current;
+    try {
+      const { selections } = await api('GET', path('resources', id, 'selections'));
+      if (!this.current || this.current.id !== id) return;
+      const described = selections.map((s) => {
+        const range = s.selection && Array.isArray(s.selection.range) ? `${s.selection.range[0]}–${s.selection.range[1]}` : JSON.stringify(s.selection);
+        return `${s.person}: ${range}`;
+      });
+      this.selections.textContent = described.length > 0 ? `Selections: ${described.join('; ')}` : 'No selections yet.';
+    } catch (error) {
+      this.selections.textContent = `Selections unavailable: ${describe(error)}`;
+    }
   }
 
   dirty() {

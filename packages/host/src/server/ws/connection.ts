@@ -7,7 +7,7 @@ import { currentTask } from '../../agents/task-view';
 import { MessageParser, parseFrame, requestIdOf, type ClientMessage } from './messages';
 import { Peer, type PeerLimits } from './peer';
 import { ResourceSubscription } from './resource-subscription';
-import { writingOperator, type People, type Principal } from '../../identity/principal';
+import { selectingPerson, writingOperator, type People, type Principal } from '../../identity/principal';
 
 /** What a connection needs from the hub. */
 export interface ConnectionDeps {
@@ -92,6 +92,12 @@ export class Connection {
         const operator = await writingOperator(this.deps.principal, message.operator, this.deps.defaultOperator, this.deps.people);
         const result = await this.deps.host.resources.commit(resourceId, { baseRevision, op, operator, idempotencyKey });
         this.peer.send({ type: 'committed', ...requestId, resourceId, revision: result.revision });
+        return;
+      }
+      case 'select': {
+        const person = await selectingPerson(this.deps.principal, message.operator, this.deps.defaultOperator, this.deps.people);
+        const saved = await this.deps.host.resources.setSelection(message.resourceId, person, message.selection);
+        this.peer.send({ type: 'selected', ...requestId, resourceId: saved.resourceId, person: saved.person, selection: saved.selection, updatedAt: saved.updatedAt });
         return;
       }
       case 'subscribe_task':

@@ -25,6 +25,11 @@ export const CLIENT_MESSAGES = {
     { type: Type.Literal('commit'), resourceId: Id, baseRevision: Revision, op: AnyJson, operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey), requestId: RequestId },
     { additionalProperties: false },
   ),
+  /** Saves the socket's person's selection on a resource (as PUT /api/resources/:id/selection; a viewer's too). */
+  select: Type.Object(
+    { type: Type.Literal('select'), resourceId: Id, selection: AnyJson, operator: Type.Optional(OperatorSchema), requestId: RequestId },
+    { additionalProperties: false },
+  ),
   subscribe_task: Type.Object({ type: Type.Literal('subscribe_task'), taskId: Id, requestId: RequestId }, { additionalProperties: false }),
   unsubscribe_task: Type.Object({ type: Type.Literal('unsubscribe_task'), taskId: Id, requestId: RequestId }, { additionalProperties: false }),
   /** A person's decision on a high-impact call waiting for approval (as POST /api/approvals/:id/approve|deny). */
@@ -47,6 +52,7 @@ export type ServerMessage =
   | { type: 'subscribed'; requestId?: string; resourceId: string; sinceRevision: number; currentRevision: number }
   | { type: 'unsubscribed'; requestId?: string; resourceId: string }
   | { type: 'committed'; requestId?: string; resourceId: string; revision: number }
+  | { type: 'selected'; requestId?: string; resourceId: string; person: string; selection: unknown; updatedAt: string }
   | { type: 'task_subscribed'; requestId?: string; taskId: string; status: string }
   | { type: 'task_unsubscribed'; requestId?: string; taskId: string }
   | { type: 'task_event'; taskId: string; event: TaskEvent }

@@ -18,6 +18,7 @@ import { SqliteMonitorRepo } from './repos/monitor-repo';
 import { SqliteUserRepo } from './repos/user-repo';
 import { SqliteApprovalRepo } from './repos/approval-repo';
 import { SqlitePublicationRepo } from './repos/publication-repo';
+import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
@@ -118,6 +119,7 @@ export class SqliteStore implements Store {
       users: new SqliteUserRepo(this.db),
       approvals: new SqliteApprovalRepo(this.db),
       publications: new SqlitePublicationRepo(this.db),
+      lastSeen: new SqliteLastSeenRepo(this.db),
     };
   }
 
