@@ -1,7 +1,8 @@
 /**
  * Invariant: a person signed in with their own token sees a task's high-impact call waiting for
  * approval (the tool, why it needs one, its arguments), and approves or denies it from the page;
- * the decision is recorded as that person, and the call runs only when approved.
+ * the decision is recorded as that person, and the call runs only when approved. Their edits on the
+ * page are theirs too.
  */
 import { OpenAiCompatibleProvider } from '../../src/models/openai-provider';
 import type { WireChatRequest } from '../../src/models/wire';
@@ -81,5 +82,19 @@ it('shows a waiting call and records the approval and the denial as the signed-i
     ['approved', 'human:ann', null],
     ['denied', 'human:ann', 'one is enough'],
   ]);
+  expect(problems).toEqual([]);
+});
+
+it("a person signed in with their own token edits as themselves: the name field shows who, and can't be changed", async () => {
+  const id = (await t.host.resources.create({ kind: 'text', content: { text: 'draft' }, operator: 'human:owner' })).id;
+  const { page, problems } = await openSignedIn(browser.context, baseUrl, undefined, annToken);
+  expect(await page.inputValue('#operator-name')).toBe('ann');
+  expect(await page.locator('#operator-name').evaluate((el) => (el as unknown as { readOnly: boolean }).readOnly)).toBe(true);
+  await page.click(`button[data-resource-id="${id}"]`);
+  await page.locator('#editor-text').waitFor();
+  await page.fill('#editor-text', 'draft, edited by Ann');
+  await page.click('#save');
+  await page.locator('#editor-status', { hasText: 'Saved as revision 1' }).waitFor();
+  expect((await t.host.resources.history(id)).map((r) => r.operator)).toEqual(['human:owner', 'human:ann']);
   expect(problems).toEqual([]);
 });

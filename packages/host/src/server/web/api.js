@@ -38,8 +38,16 @@ export function path(...segments) {
 
 const OPERATOR = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
 
-/** `human:<name>` from the name field (default `human:web`). */
+/** Who signed in (GET /api/me): a person's writes are always theirs; the owner names whom it acts for. */
+let identity = null;
+
+export function setIdentity(me) {
+  identity = me;
+}
+
+/** The signed-in person's operator; for the owner, `human:<name>` from the name field (default `human:web`). */
 export function operator() {
+  if (identity && identity.kind === 'person') return identity.operator;
   const name = document.getElementById('operator-name').value.trim();
   return `human:${OPERATOR.test(name) ? name : 'web'}`;
 }

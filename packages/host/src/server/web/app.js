@@ -1,6 +1,6 @@
 // The page's entry point: sign in (token in a POST body, exchanged for an HttpOnly cookie), then
 // the resources and tasks panels over the same-origin API and one live WebSocket.
-import { api, ApiError, describe } from './api.js';
+import { api, ApiError, describe, setIdentity } from './api.js';
 import { h } from './dom.js';
 import { Live } from './live.js';
 import { ResourcesPanel } from './resources.js';
@@ -54,6 +54,15 @@ let started = false;
 async function start(health) {
   if (started) return;
   started = true;
+  // A person signed in with their own token acts as themselves: the name field shows who, fixed.
+  const me = await api('GET', '/api/me');
+  setIdentity(me);
+  if (me.kind === 'person') {
+    const field = $('operator-name');
+    field.value = me.operator.slice('human:'.length);
+    field.readOnly = true;
+    field.title = `Signed in as ${me.operator} (${me.role})`;
+  }
   $('sign-in').hidden = true;
   $('sign-out').hidden = false;
   const workspace = $('workspace');

@@ -7,8 +7,8 @@ import { monitorsMigration } from './004-monitors';
 import { idempotencyScopesMigration } from './005-idempotency-scopes';
 import { usersMigration } from './006-users';
 import { approvalsMigration } from './007-approvals';
-import { publicationsMigration } from './009-publications';
-import { lastSeenMigration } from './010-last-seen';
+import { publicationsMigration } from './008-publications';
+import { lastSeenMigration } from './009-last-seen';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */

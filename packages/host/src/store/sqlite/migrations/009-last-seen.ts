@@ -2,7 +2,7 @@ import type { Migration } from './migration';
 
 /** The revision each agent of a task last saw of each resource (see store/last-seen-records.ts). */
 export const lastSeenMigration: Migration = {
-  version: 10,
+  version: 9,
   name: 'last-seen',
   sql: `
       CREATE TABLE last_seen (

@@ -2,7 +2,7 @@ import type { Migration } from './migration';
 
 /** Tasks' published results (see store/publication-records.ts): listing reads these, never the disk. */
 export const publicationsMigration: Migration = {
-  version: 9,
+  version: 8,
   name: 'publications',
   sql: `
       CREATE TABLE publications (
