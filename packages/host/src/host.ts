@@ -1,5 +1,6 @@
 import { Approvals } from './approvals/approvals';
 import { Publications } from './agents/publications';
+import { WorkHistory } from './agents/work-history';
 import { resolve } from 'node:path';
 import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
@@ -45,6 +46,8 @@ export interface HostOptions {
   readonly externalPollMs?: number;
   /** Called when something fails outside any caller's request (a revision listener throwing). */
   readonly onBackgroundError?: (error: unknown) => void;
+  /** Files of a task's `work/` larger than this are kept out of its git history (default 5 MiB). */
+  readonly workMaxFileBytes?: number;
 }
 
 /**
@@ -73,6 +76,8 @@ export class Host {
   readonly approvals: Approvals;
   /** Tasks' published results: immutable files with their manifests (see agents/publications.ts). */
   readonly publications: Publications;
+  /** Tasks' `work/` folders under git: snapshots per turn, diff, restore (see agents/work-history.ts). */
+  readonly workHistory: WorkHistory;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
@@ -95,6 +100,7 @@ export class Host {
     pluginProblems: PluginProblem[];
     maxContentBytes: number;
     clock?: () => Date;
+    workMaxFileBytes?: number;
   }) {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
@@ -119,6 +125,11 @@ export class Host {
       exports: this.exports,
       taskExists: (taskId) => parts.coordinator.current.tasks[taskId] !== undefined,
       now: parts.clock,
+    });
+    this.workHistory = new WorkHistory({
+      workspaceDir: parts.workspaceDir,
+      maxFileBytes: parts.workMaxFileBytes,
+      taskExists: (taskId) => parts.coordinator.current.tasks[taskId] !== undefined,
     });
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;
@@ -175,6 +186,7 @@ export class Host {
         pluginProblems,
         maxContentBytes: limits.maxContentBytes,
         clock,
+        workMaxFileBytes: options.workMaxFileBytes,
       });
     } catch (error) {
       await monitors?.close();

@@ -14,6 +14,7 @@ import { toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
 import type { Inbox } from './inbox';
 import { recordModelCall } from './model-calls';
+import type { TurnFileHooks } from './work-history';
 
 /** Progress a loop reports as it goes (the CLI and live clients show it). */
 export type LoopEvent =
@@ -22,7 +23,8 @@ export type LoopEvent =
   | { type: 'tool'; agentId: string; turn: number; name: string; isError: boolean }
   | { type: 'delivered'; agentId: string; turn: number; messageIds: string[] }
   | { type: 'compacted'; agentId: string; summarisedToSeq: number }
-  | { type: 'compaction_failed'; agentId: string; error: string };
+  | { type: 'compaction_failed'; agentId: string; error: string }
+  | { type: 'work_history_failed'; agentId: string; turn: number; error: string };
 
 export type LoopEnd =
   | { reason: 'finished'; summary: string }
@@ -57,6 +59,8 @@ export interface LoopSetup {
   readonly onDenied?: (tool: string, turn: number) => Promise<void>;
   /** Compact on its own once the context passes this share of the budget. */
   readonly autoCompactAt?: number;
+  /** The task's `work/` under git: others' changes committed before a turn, the turn's own after it. */
+  readonly files?: TurnFileHooks;
 }
 
 /**
@@ -93,6 +97,8 @@ export class AgentLoop {
       if (s.maxTokens !== undefined && used >= s.maxTokens) {
         return { reason: 'budget_exhausted', usedTokens: used, maxTokens: s.maxTokens };
       }
+      const byOthers = (await s.files?.beforeTurn(turn)) ?? [];
+      if (byOthers.length > 0) await this.note(turn, othersNote(byOthers));
       const response = await this.modelTurn(turn);
       if (response === 'aborted') return { reason: 'aborted' };
       const calls = response.message.toolCalls;
@@ -181,6 +187,8 @@ export class AgentLoop {
       );
       s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError: outcome.isError === true });
     }
+    // The turn's snapshot, before parking or finishing: what changed in work/ now is this agent's.
+    await s.files?.afterTurn(turn, calls.map((c) => c.name));
     for (const control of controls) {
       if (control.type === 'finish') return { reason: 'finished', summary: control.summary };
       if (control.type === 'submit') return { reason: 'submitted', result: control.result };
@@ -283,6 +291,13 @@ export class AgentLoop {
       s.onEvent?.({ type: 'compaction_failed', agentId: s.agentId, error: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** The runtime note that tells an agent which files of work/ others changed since its last turn. */
+export function othersNote(paths: readonly string[]): string {
+  const shown = paths.slice(0, 20).join(', ');
+  const more = paths.length > 20 ? ` and ${paths.length - 20} more` : '';
+  return `changed by others since your last turn (in work/): ${shown}${more}`;
 }
 
 /** How an Inbox message reads in the recipient's conversation. */

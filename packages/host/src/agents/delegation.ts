@@ -212,6 +212,7 @@ export class Delegation {
         await waitForWake(this.deps.wakeDeps(), { taskId, agentId }, control.wake, s);
       },
       onEvent: (event) => this.deps.emit({ taskId, ...event }),
+      files: this.deps.host.workHistory?.turnHooks(taskId, agentId, (error, turn) => this.deps.emit({ type: 'work_history_failed', taskId, agentId, turn, error })),
       onDenied: async (tool) => {
         await this.deps.host.coordinator.record({ type: 'assignment.updated', data: { assignmentId: assignment.id, note: `permission_denied: ${tool}` } });
       },

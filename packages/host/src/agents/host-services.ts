@@ -6,6 +6,7 @@ import type { PluginRegistry } from '../plugins/registry';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Store } from '../store/store';
 import type { Publications } from './publications';
+import type { WorkHistory } from './work-history';
 
 /**
  * The services the agent runtime works with. The `Host` that opens a workspace provides them; the
@@ -21,4 +22,6 @@ export interface HostServices {
   readonly monitors: MonitorService;
   readonly approvals: Approvals;
   readonly publications: Publications;
+  /** Tasks' `work/` folders under git (absent: no snapshots). */
+  readonly workHistory?: WorkHistory;
 }

@@ -75,6 +75,8 @@ export class AgentRuntime {
     }
     const taskId = newId('task');
     ensureTaskFolders(taskPaths(this.host.workspaceDir, taskId));
+    // work/ under git from the start; a failure here is retried at the first turn's snapshot.
+    await this.host.workHistory?.init(taskId).catch((error: unknown) => this.emit({ type: 'work_history_failed', taskId, agentId: MAIN, turn: 0, error: error instanceof Error ? error.message : String(error) }));
     await this.host.coordinator.record({
       type: 'task.created',
       data: { taskId, request, ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}) },
@@ -271,6 +273,7 @@ export class AgentRuntime {
         await this.host.coordinator.record({ type: 'task.resumed', data: { taskId } });
       },
       onEvent: (event) => this.emit({ taskId, ...event }),
+      files: this.host.workHistory?.turnHooks(taskId, MAIN, (error, turn) => this.emit({ type: 'work_history_failed', taskId, agentId: MAIN, turn, error })),
     });
   }
 

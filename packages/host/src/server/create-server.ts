@@ -30,6 +30,7 @@ import { registerMcpServerRoutes } from './routes/mcp-servers';
 import { registerMcpRoutes } from './routes/mcp';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerPublicationRoutes } from './routes/publications';
+import { registerWorkFileRoutes } from './routes/work-files';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
 import { LiveHub, type HubOptions } from './ws/hub';
@@ -162,6 +163,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerCandidateRoutes(app, ctx);
     registerTaskRoutes(app, ctx);
     registerPublicationRoutes(app, ctx);
+    registerWorkFileRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
     registerMcpServerRoutes(app, ctx);
