@@ -6,6 +6,8 @@ import { Coordinator } from './coordinator/coordinator';
 import { JobService } from './jobs/job-service';
 import { McpServers } from './mcp-client/servers';
 import { jobsPlugin } from './plugins/builtin/jobs-plugin';
+import { runsPlugin } from './plugins/builtin/runs-plugin';
+import { Runs } from './agents/runs';
 import { MonitorService } from './monitors/monitor-service';
 import { monitorsPlugin } from './plugins/builtin/monitors-plugin';
 import { textPlugin } from './plugins/builtin/text-plugin';
@@ -76,6 +78,8 @@ export class Host {
   readonly approvals: Approvals;
   /** Tasks' published results: immutable files with their manifests (see agents/publications.ts). */
   readonly publications: Publications;
+  /** Tasks' runs: experiments with their jobs, params and metrics (see agents/runs.ts). */
+  readonly runs: Runs;
   /** Tasks' `work/` folders under git: snapshots per turn, diff, restore (see agents/work-history.ts). */
   readonly workHistory: WorkHistory;
   /** Plugins named in configuration that were left out, and why. */
@@ -93,6 +97,7 @@ export class Host {
     coordinator: Coordinator;
     jobs: JobService;
     monitors: MonitorService;
+    runs: Runs;
     mcp: McpServers;
     external: ExternalSessions;
     externalPollMs: number;
@@ -117,6 +122,7 @@ export class Host {
     this.coordinator = parts.coordinator;
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;
+    this.runs = parts.runs;
     this.mcp = parts.mcp;
     this.approvals = new Approvals(parts.store, parts.clock);
     this.publications = new Publications({
@@ -142,6 +148,7 @@ export class Host {
     const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous });
     let jobs: JobService | undefined;
     let monitors: MonitorService | undefined;
+    let runs: Runs | undefined;
     try {
       jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError });
       monitors = await MonitorService.open({
@@ -152,8 +159,9 @@ export class Host {
         onBackgroundError: options.onBackgroundError,
         pollStored: options.pollMonitors,
       });
+      runs = new Runs({ store, workspaceDir, jobs, now: clock, onBackgroundError: options.onBackgroundError ?? defaultBackgroundError });
       const registry = new PluginRegistry();
-      const builtin = [textPlugin, jobsPlugin(jobs), monitorsPlugin(monitors, workspaceDir)];
+      const builtin = [textPlugin, jobsPlugin(jobs), runsPlugin(runs), monitorsPlugin(monitors, workspaceDir)];
       const mcp = new McpServers({ workspaceDir, store, now: clock, onBackgroundError: options.onBackgroundError ?? defaultBackgroundError });
       const pluginProblems = [
         ...registerPlugins(registry, [...builtin, ...(options.plugins ?? [])]),
@@ -179,6 +187,7 @@ export class Host {
         coordinator,
         jobs,
         monitors,
+        runs,
         mcp,
         external,
         externalPollMs: options.externalPollMs ?? 2000,
@@ -189,6 +198,7 @@ export class Host {
         workMaxFileBytes: options.workMaxFileBytes,
       });
     } catch (error) {
+      await runs?.close();
       await monitors?.close();
       await jobs?.close();
       await store.close();
@@ -202,6 +212,7 @@ export class Host {
     await this.mcp.close();
     await closePlugins(this.registry.plugins(), this.onBackgroundError);
     await this.monitors.close();
+    await this.runs.close();
     await this.jobs.close();
     await this.store.close();
   }

@@ -6,6 +6,7 @@ import type { PluginRegistry } from '../plugins/registry';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Store } from '../store/store';
 import type { Publications } from './publications';
+import type { Runs } from './runs';
 import type { WorkHistory } from './work-history';
 
 /**
@@ -22,6 +23,8 @@ export interface HostServices {
   readonly monitors: MonitorService;
   readonly approvals: Approvals;
   readonly publications: Publications;
+  /** Tasks' runs: experiments with their jobs, params and metrics (see runs.ts). */
+  readonly runs: Runs;
   /** Tasks' `work/` folders under git (absent: no snapshots). */
   readonly workHistory?: WorkHistory;
 }

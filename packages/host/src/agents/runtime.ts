@@ -16,6 +16,8 @@ import { pluginAgentTool } from './plugin-tools';
 import { MAIN_INSTRUCTIONS } from './prompts';
 import { resourceTools } from './resource-tools';
 import { LastSeen } from './last-seen';
+import { runsDigest } from './run-digest';
+import { tokenizerFor } from '../models/tokenizer';
 import { scopedResources, type AccessDenial } from './scoped-resources';
 import type { ApprovalGateDeps } from './approval-gate';
 import type { Grants } from './grants';
@@ -282,10 +284,13 @@ export class AgentRuntime {
     const lines = assignments.map((a) => `- ${a.agentId} (${a.id}, ${a.mode}): ${a.status}${a.lastUpdate ? ` — ${a.lastUpdate}` : ''}`);
     const blockers = await this.gate(taskId);
     const totals = await this.host.store.read((tx) => tx.modelCalls.totals(taskId));
+    // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
+    const digest = await runsDigest(this.host, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
     return [
       `Task ${taskId}. Tokens used so far: ${totals.inputTokens + totals.outputTokens}.`,
       assignments.length > 0 ? `Subagents:\n${lines.join('\n')}` : 'No subagents yet.',
       blockers.length > 0 ? `Open before finish: ${blockers.map((b) => `${b.kind} ${b.id}`).join(', ')}` : 'Nothing open: finish is allowed.',
+      ...(digest ? [digest] : []),
     ].join('\n');
   }
 

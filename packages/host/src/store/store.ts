@@ -16,6 +16,7 @@ import type { UserRepo } from './user-records';
 import type { ApprovalRepo } from './approval-records';
 import type { PublicationRepo } from './publication-records';
 import type { LastSeenRepo } from './last-seen-records';
+import type { RunRepo } from './run-records';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -63,6 +64,7 @@ export interface StoreTx {
   readonly approvals: ApprovalRepo;
   readonly lastSeen: LastSeenRepo;
   readonly publications: PublicationRepo;
+  readonly runs: RunRepo;
 }
 
 export interface ResourceRepo {

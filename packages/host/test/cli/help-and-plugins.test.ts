@@ -66,7 +66,7 @@ describe('cowork --help', () => {
 });
 
 /** Plugins every host registers itself: the `text` kind and the runtime's own tools. */
-const BUILT_IN = ['text', 'jobs', 'monitors'];
+const BUILT_IN = ['text', 'jobs', 'runs', 'monitors'];
 
 describe('cowork plugins', () => {
   const { run, json } = workspaceCli(workspace);
@@ -81,7 +81,7 @@ describe('cowork plugins', () => {
       kinds: [{ name: 'text', description: expect.any(String), revisionSemantics: 'host' }],
       tools: [],
     });
-    // The host's own tools (jobs, monitors) are registered like a plugin's, with no kinds.
+    // The host's own tools (jobs, runs, monitors) are registered like a plugin's, with no kinds.
     expect(report.plugins.find((p) => p.name === 'jobs')).toEqual({
       name: 'jobs',
       version: expect.any(String),

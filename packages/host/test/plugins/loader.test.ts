@@ -50,7 +50,7 @@ describe('plugin loader', () => {
       const [problem] = host.pluginProblems;
       expect(problem!.plugin).toBe(spec(name));
       for (const pattern of expected) expect(problem!.problems.join('\n')).toMatch(pattern);
-      expect(host.registry.plugins().map((p) => p.name).filter((n) => !['jobs', 'monitors'].includes(n))).toEqual(['text', 'counter']);
+      expect(host.registry.plugins().map((p) => p.name).filter((n) => !['jobs', 'runs', 'monitors'].includes(n))).toEqual(['text', 'counter']);
     } finally {
       await host.dispose();
     }

@@ -18,6 +18,7 @@ import { SqliteMonitorRepo } from './repos/monitor-repo';
 import { SqliteUserRepo } from './repos/user-repo';
 import { SqliteApprovalRepo } from './repos/approval-repo';
 import { SqlitePublicationRepo } from './repos/publication-repo';
+import { SqliteRunRepo } from './repos/run-repo';
 import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
@@ -120,6 +121,7 @@ export class SqliteStore implements Store {
       approvals: new SqliteApprovalRepo(this.db),
       publications: new SqlitePublicationRepo(this.db),
       lastSeen: new SqliteLastSeenRepo(this.db),
+      runs: new SqliteRunRepo(this.db),
     };
   }
 

@@ -9,10 +9,11 @@ import { usersMigration } from './006-users';
 import { approvalsMigration } from './007-approvals';
 import { publicationsMigration } from './008-publications';
 import { lastSeenMigration } from './009-last-seen';
+import { runsMigration } from './010-runs';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */
-export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration];
+export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
