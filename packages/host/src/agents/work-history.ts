@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { CoworkError } from '../errors';
@@ -93,6 +93,12 @@ export class WorkHistory {
   /** One git operation at a time per task (Main and subagents share `work/`). */
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly hashes = new Map<string, FileInfo & { sha256: string }>();
+  /**
+   * Per task, the stat signature of `work/` when it was last known committed. A turn whose tools
+   * touched no file (most turns) then costs one walk of lstat calls instead of git processes
+   * (each spawn is tens of milliseconds); anything else asks git.
+   */
+  private readonly clean = new Map<string, string>();
 
   constructor(private readonly options: WorkHistoryOptions) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -111,8 +117,12 @@ export class WorkHistory {
    */
   snapshot(taskId: string, author: Operator | typeof OTHERS, message: string, trailers: Record<string, string>): Promise<SnapshotResult | null> {
     return this.locked(taskId, async () => {
-      const { git, work } = await this.repo(taskId);
-      return this.commitAll(git, work, author, message, trailers);
+      const work = taskPaths(this.options.workspaceDir, taskId).work;
+      if (existsSync(join(work, '.git', 'HEAD')) && this.clean.get(taskId) === workSignature(work)) return null;
+      const { git } = await this.repo(taskId);
+      const result = await this.commitAll(git, work, author, message, trailers);
+      this.clean.set(taskId, workSignature(work));
+      return result;
     });
   }
 
@@ -187,6 +197,7 @@ export class WorkHistory {
   restore(taskId: string, path: unknown, turn: number, operator: Operator, agentId = 'main'): Promise<SnapshotResult & { path: string; turn: number }> {
     this.requireTask(taskId);
     return this.locked(taskId, async () => {
+      this.clean.delete(taskId);
       const { git, work } = await this.repo(taskId);
       const rel = workRelative(work, path);
       if (!Number.isInteger(turn) || turn < 1) throw new CoworkError('invalid_input', `turn must be a whole number from 1, not ${JSON.stringify(turn)}`, { field: 'turn' });
@@ -395,6 +406,37 @@ function parseStatus(out: string): StatusEntry[] {
     if (xy[0] === 'R' || xy[0] === 'C') i++;
   }
   return entries;
+}
+
+/**
+ * Every entry under `work/` but git's own folder, with its type, size, times and inode: it
+ * changes whenever a file is written, added, removed or renamed (as git's index relies on the same
+ * stat data to skip unchanged files).
+ */
+function workSignature(work: string): string {
+  const hash = createHash('sha1');
+  const walk = (dir: string, rel: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (rel === '' && name === '.git') continue;
+      const path = join(dir, name);
+      let info;
+      try {
+        info = lstatSync(path);
+      } catch {
+        continue;
+      }
+      hash.update(`${rel}${name}\0${info.mode}\0${info.size}\0${info.mtimeMs}\0${info.ctimeMs}\0${info.ino}\n`);
+      if (info.isDirectory()) walk(path, `${rel}${name}/`);
+    }
+  };
+  walk(work, '');
+  return hash.digest('hex');
 }
 
 function statFile(path: string): FileInfo | undefined {
