@@ -8,11 +8,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRuntime } from '../../src/agents/runtime';
-import type { ApprovalRecord } from '../../src/store/approval-records';
 import { definePlugin, defineTool } from '../../src/plugins/define-plugin';
-import { reply } from '../../src/testkit/scripted-model-server';
 import { caught } from '../support/temp-host';
-import { caller, startRuntime, type RuntimeHarness } from './runtime-harness';
+import { mainCalls, nextPendingApproval, startRuntime, type RuntimeHarness } from './runtime-harness';
 
 let h: RuntimeHarness;
 afterEach(() => h.dispose());
@@ -46,40 +44,16 @@ const probe = definePlugin({
   ],
 });
 
-/** Main calls `calls` one per turn (each a [name, args]), then finishes with what each answered. */
-function mainCalls(calls: [string, Record<string, unknown>][]) {
-  return (body: { messages: { role: string; content?: unknown }[] }) => {
-    if (caller(body as never) !== 'main') return reply.text('?');
-    const answered = body.messages.filter((m) => m.role === 'tool').length;
-    if (answered < calls.length) {
-      const [name, args] = calls[answered]!;
-      return reply.toolCalls([{ id: `c${answered}`, name, arguments: args }]);
-    }
-    const results = body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-    return reply.toolCalls([{ name: 'finish', arguments: { summary: results.join(' | ') } }]);
-  };
-}
 
-/** Resolves with the next approval that becomes pending. */
-function nextPending(): Promise<ApprovalRecord> {
-  return new Promise((resolve) => {
-    const stop = h.host.approvals.onChange((a) => {
-      if (a.status === 'pending') {
-        stop();
-        resolve(a);
-      }
-    });
-  });
-}
 
 beforeEach(() => (ran.length = 0));
 
 it('parks a high-impact call until a person approves it, then runs it once; a denied one does nothing', async () => {
-  h = await startRuntime(mainCalls([['look', {}], ['launch', { n: 1 }], ['launch', { n: 2 }]]) as never, { plugins: [probe] });
+  h = await startRuntime(mainCalls([['look', {}], ['launch', { n: 1 }], ['launch', { n: 2 }]]), { plugins: [probe] });
   const taskId = await h.runtime.startTask('launch twice');
   const run = h.runtime.runTask(taskId);
 
-  const first = await nextPending();
+  const first = await nextPendingApproval(h.host);
   expect(first).toMatchObject({ taskId, agentId: 'main', tool: 'launch', impact: 'high_impact', input: { n: 1 }, status: 'pending', decidedBy: null });
   // The ordinary call ran; the high-impact one waits.
   expect(ran).toEqual(['look']);
@@ -87,7 +61,7 @@ it('parks a high-impact call until a person approves it, then runs it once; a de
   expect(ran).toEqual(['look']);
   // Only a person decides.
   expect((await caught(() => h.host.approvals.decide(first.id, 'approved', 'agent:main'))).code).toBe('forbidden');
-  const second = nextPending();
+  const second = nextPendingApproval(h.host);
   await h.host.approvals.decide(first.id, 'approved', 'human:ann', 'go');
   const pendingSecond = await second;
   expect(ran).toEqual(['look', 'launch {"n":1}']);
@@ -110,7 +84,7 @@ it('parks a high-impact call until a person approves it, then runs it once; a de
 });
 
 it('follows the workspace policy: allow runs at once, deny refuses at once, a broken policy refuses', async () => {
-  h = await startRuntime(mainCalls([['launch', { n: 1 }]]) as never, { plugins: [probe] });
+  h = await startRuntime(mainCalls([['launch', { n: 1 }]]), { plugins: [probe] });
   const policy = join(h.host.workspaceDir, 'policy.json');
 
   writeFileSync(policy, JSON.stringify({ approvals: { high_impact: 'allow' } }));
@@ -136,12 +110,12 @@ it('asks before a job with network starts, and starts it once approved', async (
     mainCalls([
       ['start_job', { command: 'sh', args: ['-c', 'echo reached > net-marker'], network: true }],
       ['start_job', { command: 'sh', args: ['-c', 'echo offline'] }],
-    ]) as never,
+    ]),
     { plugins: [probe] },
   );
   const taskId = await h.runtime.startTask('fetch things');
   const run = h.runtime.runTask(taskId);
-  const pending = await nextPending();
+  const pending = await nextPendingApproval(h.host);
   expect(pending).toMatchObject({ tool: 'start_job', impact: 'network' });
   expect(await h.host.jobs.list()).toEqual([]);
   await h.host.approvals.decide(pending.id, 'approved', 'human:ann');
@@ -154,12 +128,12 @@ it('asks before a job with network starts, and starts it once approved', async (
 it('runs a command outside the sandbox only after a person approves that call', async () => {
   // Both write beside the workspace's database: only a job outside the sandbox can.
   const escape = (name: string): [string, Record<string, unknown>] => ['start_job', { command: 'sh', args: ['-c', `echo out > ../../../${name}`], sandbox: false }];
-  h = await startRuntime(mainCalls([escape('denied-marker'), escape('approved-marker')]) as never, { plugins: [probe] });
+  h = await startRuntime(mainCalls([escape('denied-marker'), escape('approved-marker')]), { plugins: [probe] });
   const taskId = await h.runtime.startTask('run outside');
   const run = h.runtime.runTask(taskId);
-  const first = await nextPending();
+  const first = await nextPendingApproval(h.host);
   expect(first).toMatchObject({ tool: 'start_job', impact: 'unsandboxed' });
-  const second = nextPending();
+  const second = nextPendingApproval(h.host);
   await h.host.approvals.decide(first.id, 'denied', 'human:ann');
   await h.host.approvals.decide((await second).id, 'approved', 'human:ann');
   await run;
@@ -171,10 +145,10 @@ it('runs a command outside the sandbox only after a person approves that call', 
 });
 
 it('a call waiting when the runtime stops finds the same approval when its turn resumes', async () => {
-  h = await startRuntime(mainCalls([['launch', { n: 7 }]]) as never, { plugins: [probe] });
+  h = await startRuntime(mainCalls([['launch', { n: 7 }]]), { plugins: [probe] });
   const taskId = await h.runtime.startTask('launch after a restart');
   const run = h.runtime.runTask(taskId);
-  const pending = await nextPending();
+  const pending = await nextPendingApproval(h.host);
   await h.runtime.close();
   await run.catch(() => undefined);
   expect(ran).toEqual([]);

@@ -9,42 +9,17 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalRecord } from '../../src/store/approval-records';
 import { MAIN_ONLY_TOOLS } from '../../src/agents/main-tools';
 import { taskPaths } from '../../src/agents/task-files';
-import { reply } from '../../src/testkit/scripted-model-server';
 import { caught } from '../support/temp-host';
-import { caller, startRuntime, type RuntimeHarness } from './runtime-harness';
+import { mainCalls, nextPendingApproval, startRuntime, type RuntimeHarness } from './runtime-harness';
 
 let h: RuntimeHarness;
 afterEach(() => h.dispose());
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
-/** Main calls `calls` one per turn, then finishes with what each answered. */
-function mainCalls(calls: [string, Record<string, unknown>][]) {
-  return (body: { messages: { role: string; content?: unknown }[] }) => {
-    if (caller(body as never) !== 'main') return reply.text('?');
-    const answered = body.messages.filter((m) => m.role === 'tool').length;
-    if (answered < calls.length) {
-      const [name, args] = calls[answered]!;
-      return reply.toolCalls([{ id: `c${answered}`, name, arguments: args }]);
-    }
-    const results = body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-    return reply.toolCalls([{ name: 'finish', arguments: { summary: results.join(' | ') } }]);
-  };
-}
 
-function nextPending(): Promise<ApprovalRecord> {
-  return new Promise((resolve) => {
-    const stop = h.host.approvals.onChange((a) => {
-      if (a.status === 'pending') {
-        stop();
-        resolve(a);
-      }
-    });
-  });
-}
 
 /** The entries of the task's published folder (none when it was never made). */
 function publishedEntries(taskId: string): string[] {
@@ -53,7 +28,7 @@ function publishedEntries(taskId: string): string[] {
 }
 
 it('publishes an export at revision N; the bytes stay identical after the resource moves on', async () => {
-  h = await startRuntime(mainCalls([]) as never);
+  h = await startRuntime(mainCalls([]));
   const taskId = await h.runtime.startTask('deliver the text');
   const doc = await h.host.resources.create({ kind: 'text', content: { text: 'first' }, operator: 'human:ann' });
   await h.host.resources.commit(doc.id, { baseRevision: doc.revision, op: { type: 'append', text: ' second' }, operator: 'human:ann' });
@@ -94,7 +69,7 @@ it('publishes an export at revision N; the bytes stay identical after the resour
 });
 
 it('publishes a file of work/ under its own or a given name; the same key answers the same publication', async () => {
-  h = await startRuntime(mainCalls([]) as never);
+  h = await startRuntime(mainCalls([]));
   const taskId = await h.runtime.startTask('deliver a report');
   const work = taskPaths(h.host.workspaceDir, taskId).work;
   mkdirSync(join(work, 'out'), { recursive: true });
@@ -117,7 +92,7 @@ it('publishes a file of work/ under its own or a given name; the same key answer
 });
 
 it('refuses bad input with a clear code and writes nothing', async () => {
-  h = await startRuntime(mainCalls([]) as never);
+  h = await startRuntime(mainCalls([]));
   const taskId = await h.runtime.startTask('try bad things');
   const doc = await h.host.resources.create({ kind: 'text', content: { text: 'x' }, operator: 'human:ann' });
   const work = taskPaths(h.host.workspaceDir, taskId).work;
@@ -160,11 +135,11 @@ it("Main's publish waits for a person under the default policy: runs when approv
   writeFileSync(join(taskPaths(h.host.workspaceDir, taskId).work, 'result.txt'), 'forty-two');
   const run = h.runtime.runTask(taskId);
 
-  const first = await nextPending();
+  const first = await nextPendingApproval(h.host);
   expect(first).toMatchObject({ taskId, agentId: 'main', tool: 'publish', impact: 'publish', input: { file: 'result.txt' }, status: 'pending' });
   await new Promise((r) => setTimeout(r, 100));
   expect(await h.host.publications.list(taskId)).toEqual([]);
-  const second = nextPending();
+  const second = nextPendingApproval(h.host);
   await h.host.approvals.decide(first.id, 'approved', 'human:ann');
   const pendingSecond = await second;
   await h.host.approvals.decide(pendingSecond.id, 'denied', 'human:ann', 'once is enough');

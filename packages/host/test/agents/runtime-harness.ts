@@ -3,7 +3,8 @@ import type { Host } from '../../src/host';
 import { OpenAiCompatibleProvider } from '../../src/models/openai-provider';
 import type { WireChatRequest } from '../../src/models/wire';
 import type { PluginDefinition } from '../../src/plugins/types';
-import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
+import { reply, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
+import type { ApprovalRecord } from '../../src/store/approval-records';
 import { openTempHost } from '../support/temp-host';
 
 /** Who sent a request to the scripted model: `main` or a subagent's id (from its instructions). */
@@ -55,4 +56,30 @@ export async function startRuntime(
       await host.dispose();
     },
   };
+}
+
+/** A script where Main calls `calls` one per turn (each a [name, args]), then finishes with what each answered. */
+export function mainCalls(calls: [string, Record<string, unknown>][]): (body: WireChatRequest) => ScriptStep {
+  return (body) => {
+    if (caller(body) !== 'main') return reply.text('?');
+    const answered = body.messages.filter((m) => m.role === 'tool').length;
+    if (answered < calls.length) {
+      const [name, args] = calls[answered]!;
+      return reply.toolCalls([{ id: `c${answered}`, name, arguments: args }]);
+    }
+    const results = body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    return reply.toolCalls([{ name: 'finish', arguments: { summary: results.join(' | ') } }]);
+  };
+}
+
+/** Resolves with the next approval of `host` that becomes pending. */
+export function nextPendingApproval(host: Host): Promise<ApprovalRecord> {
+  return new Promise((resolve) => {
+    const stop = host.approvals.onChange((a) => {
+      if (a.status === 'pending') {
+        stop();
+        resolve(a);
+      }
+    });
+  });
 }
