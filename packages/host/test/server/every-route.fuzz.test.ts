@@ -8,6 +8,7 @@
  * integrity check, every resource's history runs from 0 to its head without a gap, and the
  * revisions that appeared are exactly those the 2xx commit, restore and accept answers named.
  */
+import { ensureTaskFolders, taskPaths } from '../../src/agents/task-files';
 import { fuzzRoutes, type FuzzAnswer, type RouteFuzzReport } from '../../src/testkit/route-fuzz';
 import { FakeApp, scenePlugin } from '../support/fake-external-app';
 import { sitePlugin } from '../support/site-kind';
@@ -33,6 +34,10 @@ it('answers every case of every route below 500, with registry errors, as owner,
   const conflict = await resources.commit(text.id, { baseRevision: 0, op: { type: 'append', text: '?' }, operator: 'agent:bot' }).catch((e: { details: { candidateId: string } }) => e.details.candidateId);
   const scene = await resources.create({ kind: 'scene.ext', operator: 'human:ann' });
   const site = await resources.create({ kind: 'test.site', operator: 'human:ann' });
+  // A task with its folders, so that the task routes (state, log, files, published) have one to answer about.
+  const taskId = 'task_fuzz';
+  ensureTaskFolders(taskPaths(t.host.workspaceDir, taskId));
+  await t.host.coordinator.record({ type: 'task.created', data: { taskId, request: 'fuzz the routes' } });
   const url = await t.listenHttp();
   const tokens: Record<string, string> = {};
   for (const [name, role] of [['fuzzeditor', 'editor'], ['fuzzviewer', 'viewer']] as const) {
@@ -69,7 +74,9 @@ it('answers every case of every route below 500, with registry errors, as owner,
       skip: ['POST /mcp', 'GET /mcp', 'DELETE /mcp'],
       onAnswer: (answer) => onAnswer(answer, as),
       known: {
-        id: [text.id, scene.id, site.id, String(conflict)],
+        id: [text.id, scene.id, site.id, String(conflict), taskId],
+        // The page's own files and vendored modules, and a person the owner may revoke last.
+        name: ['app.js', 'three.module.js', 'fuzzviewer'],
         format: ['txt', 'zip', 'json'],
         kind: ['text', 'scene.ext', 'test.site'],
         fileName: ['notes.txt'],
