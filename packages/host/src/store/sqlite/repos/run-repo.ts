@@ -42,13 +42,14 @@ export class SqliteRunRepo implements RunRepo {
   constructor(db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO runs (id, task_id, name, params, status, started_at, ended_at, goal, artifacts, metrics, problems, problem_count, sources, created_by, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (@id, @taskId, @name, @params, @status, @startedAt, @endedAt, @goal, @artifacts, @metrics, @problems, @problemCount, @sources, @createdBy, @updatedAt)`,
     );
     this.getStmt = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.listStmt = db.prepare('SELECT * FROM runs WHERE task_id = ? ORDER BY started_at DESC, id DESC');
     this.updateStmt = db.prepare(
-      `UPDATE runs SET name = ?, params = ?, status = ?, started_at = ?, ended_at = ?, goal = ?, artifacts = ?, metrics = ?, problems = ?,
-       problem_count = ?, sources = ?, updated_at = ? WHERE id = ?`,
+      `UPDATE runs SET name = @name, params = @params, status = @status, started_at = @startedAt, ended_at = @endedAt, goal = @goal,
+       artifacts = @artifacts, metrics = @metrics, problems = @problems, problem_count = @problemCount, sources = @sources, updated_at = @updatedAt
+       WHERE id = @id`,
     );
     this.deleteStmt = db.prepare('DELETE FROM runs WHERE id = ?');
     this.deletePointsStmt = db.prepare('DELETE FROM run_points WHERE run_id = ?');
@@ -60,23 +61,7 @@ export class SqliteRunRepo implements RunRepo {
   }
 
   async insert(r: RunRecord): Promise<void> {
-    this.insertStmt.run(
-      r.id,
-      r.taskId,
-      r.name,
-      JSON.stringify(r.params),
-      r.status,
-      r.startedAt,
-      r.endedAt,
-      r.goal && JSON.stringify(r.goal),
-      JSON.stringify(r.artifacts),
-      JSON.stringify(r.metrics),
-      JSON.stringify(r.problems),
-      r.problemCount,
-      JSON.stringify(r.sources),
-      r.createdBy,
-      r.updatedAt,
-    );
+    this.insertStmt.run(rowValues(r));
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
@@ -89,22 +74,9 @@ export class SqliteRunRepo implements RunRepo {
   }
 
   async update(r: RunRecord): Promise<void> {
-    this.updateStmt.run(
-      r.name,
-      JSON.stringify(r.params),
-      r.status,
-      r.startedAt,
-      r.endedAt,
-      r.goal && JSON.stringify(r.goal),
-      JSON.stringify(r.artifacts),
-      JSON.stringify(r.metrics),
-      JSON.stringify(r.problems),
-      r.problemCount,
-      JSON.stringify(r.sources),
-      r.updatedAt,
-      r.id,
-    );
+    this.updateStmt.run(rowValues(r));
   }
+
 
   async delete(id: string): Promise<void> {
     this.deletePointsStmt.run(id);
@@ -138,5 +110,26 @@ function toRecord(row: RunRow): RunRecord {
     sources: parseStored(row.sources),
     createdBy: row.created_by as Operator | null,
     updatedAt: row.updated_at,
+  };
+}
+
+/** A run as the statements' named parameters (insert and update share them). */
+function rowValues(r: RunRecord): Record<string, string | number | null> {
+  return {
+    id: r.id,
+    taskId: r.taskId,
+    name: r.name,
+    params: JSON.stringify(r.params),
+    status: r.status,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    goal: r.goal && JSON.stringify(r.goal),
+    artifacts: JSON.stringify(r.artifacts),
+    metrics: JSON.stringify(r.metrics),
+    problems: JSON.stringify(r.problems),
+    problemCount: r.problemCount,
+    sources: JSON.stringify(r.sources),
+    createdBy: r.createdBy,
+    updatedAt: r.updatedAt,
   };
 }
