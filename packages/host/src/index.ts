@@ -45,6 +45,8 @@ export type {
   ToolContext,
   ToolDefinition,
   ToolHostApi,
+  ToolRunsApi,
+  ToolRunFields,
   ToolPermission,
   ToolResult,
 } from './plugins/types';

@@ -48,10 +48,26 @@ export interface StartRunRequest extends RunFields {
   readonly taskId: string;
   readonly name: string;
   readonly job: StartJobInput;
-  /** The job's sandbox (an agent's: its task's work folder); `cwd` is then relative to the work folder. */
-  readonly sandbox: SandboxRequest;
+  /**
+   * The job's sandbox (an agent's: its task's work folder); `cwd` is then relative to the work folder.
+   * Absent only for a plugin's own command (task-runs-api.ts): `cwd` is then relative to the workspace.
+   */
+  readonly sandbox?: SandboxRequest;
+  /** The metrics file, relative to the job's working folder (default `metrics.jsonl`); it must stay inside it. */
+  readonly metricsFile?: string;
   readonly operator: Operator;
   /** A repeated start with the same key (a resumed tool call) answers the same run and job. */
+  readonly idempotencyKey?: string;
+}
+
+/** A finished run whose figures were computed in-process (an evaluation): no job, its points given. */
+export interface RecordResultRequest extends RunFields {
+  readonly taskId: string;
+  readonly name: string;
+  /** Lines in the `metrics.jsonl` shapes ({name, value, step?} or {step?, metric: value, ...}); one bad line refuses the whole run. */
+  readonly metrics: readonly Json[];
+  readonly status?: 'succeeded' | 'failed';
+  readonly operator: Operator;
   readonly idempotencyKey?: string;
 }
 
@@ -95,7 +111,7 @@ export class Runs {
     await Promise.all([...this.background]);
   }
 
-  /** Starts the run's job (sandboxed as asked) and records the run. */
+  /** Starts the run's job (sandboxed as asked, or a plugin's own command) and records the run. */
   async start(request: StartRunRequest): Promise<RunRecord> {
     const paths = taskPaths(this.deps.workspaceDir, request.taskId);
     const runId = this.runIdFor(request.taskId, request.idempotencyKey);
@@ -103,20 +119,44 @@ export class Runs {
     const existing = await this.deps.store.read((tx) => tx.runs.get(runId));
     if (existing) return this.get(request.taskId, runId);
     mkdirSync(paths.work, { recursive: true });
-    const work = realpathSync(paths.work);
-    const metricsFile = resolve(work, request.job.cwd ?? '.', METRICS_FILE);
+    const base = realpathSync(request.sandbox ? paths.work : this.deps.workspaceDir);
+    const metricsName = request.metricsFile ?? METRICS_FILE;
+    const metricsFile = containedPath(resolve(base, request.job.cwd ?? '.'), metricsName, 'metricsFile', { baseName: "the job's working folder" });
     // Lines an earlier run left in the same folder are not this run's.
     const offset = sizeOf(metricsFile);
     const env = { ...request.job.env, COWORK_RUN_ID: runId, COWORK_METRICS_FILE: metricsFile };
     const job = await this.deps.jobs.start(
       { ...request.job, env, name: request.job.name ?? fields.name },
-      { operator: request.operator, taskId: request.taskId, idempotencyKey: request.idempotencyKey, sandbox: request.sandbox },
+      { operator: request.operator, taskId: request.taskId, idempotencyKey: request.idempotencyKey, ...(request.sandbox ? { sandbox: request.sandbox } : {}) },
     );
-    const file = join(job.cwd, METRICS_FILE);
+    const file = join(job.cwd, metricsName);
     // A file now shorter than it was was rewritten by the job: all of it is this run's.
     const source: RunSource = { jobId: job.id, metricsFile: file, offset: sizeOf(file) < offset ? 0 : offset, line: 0, stdoutLines: 0, done: false };
-    await this.insert({ runId, taskId: request.taskId, fields, source, operator: request.operator, startedAt: job.createdAt });
+    await this.insert({ runId, taskId: request.taskId, fields, sources: [source], operator: request.operator, startedAt: job.createdAt });
     return this.get(request.taskId, runId);
+  }
+
+  /** Records a finished run with the metrics given (no job): an evaluation computed in-process. */
+  async recordResult(request: RecordResultRequest): Promise<RunRecord> {
+    const { taskId } = request;
+    taskPaths(this.deps.workspaceDir, taskId);
+    const runId = this.runIdFor(taskId, request.idempotencyKey);
+    if (await this.deps.store.read((tx) => tx.runs.get(runId))) return this.get(taskId, runId);
+    const fields = this.checkFields(taskId, runId, request, true);
+    if (!Array.isArray(request.metrics) || request.metrics.length === 0) {
+      throw new CoworkError('invalid_input', 'a recorded result needs metrics: a list of {name, value, step?} or {step?, metric: value} objects', { field: 'metrics' });
+    }
+    const at = this.now().toISOString();
+    const points: MetricPoint[] = request.metrics.flatMap((line, index) => {
+      const parsed = parseMetricsJsonLine(JSON.stringify(line) ?? 'undefined');
+      if (!parsed.ok) throw new CoworkError('invalid_input', `metrics[${index}]: ${parsed.reason}`, { field: 'metrics', index });
+      return parsed.points.map((p) => ({ ...p, at }));
+    });
+    const status = request.status ?? 'succeeded';
+    if (status !== 'succeeded' && status !== 'failed') throw new CoworkError('invalid_input', 'status must be "succeeded" or "failed"', { field: 'status' });
+    const direction = (name: string): MetricDirection => (fields.goal?.metric === name ? fields.goal.direction : defaultDirection(name));
+    await this.insert({ runId, taskId, fields, sources: [], operator: request.operator, startedAt: at, finished: { status, metrics: summarise({}, points, direction), points } });
+    return this.get(taskId, runId);
   }
 
   /** Records a run of an existing job of the task, or adds a job, artifacts or fields to a run. */
@@ -149,7 +189,7 @@ export class Runs {
     const runId = this.runIdFor(taskId, request.idempotencyKey);
     if (await this.deps.store.read((tx) => tx.runs.get(runId))) return this.get(taskId, runId);
     const fields = this.checkFields(taskId, runId, request, true);
-    await this.insert({ runId, taskId, fields, source: newSource(job), operator: request.operator, startedAt: job.createdAt });
+    await this.insert({ runId, taskId, fields, sources: [newSource(job)], operator: request.operator, startedAt: job.createdAt });
     return this.get(taskId, runId);
   }
 
@@ -270,27 +310,38 @@ export class Runs {
     return { run: changed ? { ...next, updatedAt: at } : run, points, changed, more };
   }
 
-  private async insert(args: { runId: string; taskId: string; fields: CheckedFields; source: RunSource; operator: Operator; startedAt: string }): Promise<void> {
-    const { runId, taskId, fields, source } = args;
+  private async insert(args: {
+    runId: string;
+    taskId: string;
+    fields: CheckedFields;
+    sources: RunSource[];
+    operator: Operator;
+    startedAt: string;
+    /** A run recorded finished, with its points (recordResult). */
+    finished?: { status: RunStatus; metrics: RunRecord['metrics']; points: MetricPoint[] };
+  }): Promise<void> {
+    const { runId, taskId, fields, finished } = args;
     const record: RunRecord = {
       id: runId,
       taskId,
       name: fields.name!,
       params: fields.params ?? {},
-      status: 'running',
+      status: finished?.status ?? 'running',
       startedAt: args.startedAt,
-      endedAt: null,
+      endedAt: finished ? args.startedAt : null,
       goal: fields.goal ?? null,
       artifacts: fields.artifacts ?? [],
-      metrics: {},
+      metrics: finished?.metrics ?? {},
       problems: [],
       problemCount: 0,
-      sources: [source],
+      sources: args.sources,
       createdBy: args.operator,
       updatedAt: this.now().toISOString(),
     };
     await this.deps.store.transaction(async (tx) => {
-      if (!(await tx.runs.get(runId))) await tx.runs.insert(record);
+      if (await tx.runs.get(runId)) return;
+      await tx.runs.insert(record);
+      if (finished && finished.points.length > 0) await tx.runs.appendPoints(runId, finished.points);
     });
   }
 

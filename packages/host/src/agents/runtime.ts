@@ -22,6 +22,7 @@ import { scopedResources, type AccessDenial } from './scoped-resources';
 import type { ApprovalGateDeps } from './approval-gate';
 import type { Grants } from './grants';
 import type { ToolHostApi } from '../plugins/types';
+import { taskRunsApi } from './task-runs-api';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult, TaskRunResult } from './runtime-types';
 import { ensureTaskFolders, taskPaths } from './task-files';
 
@@ -320,7 +321,11 @@ export class AgentRuntime {
     const onDenied = async (denial: AccessDenial): Promise<void> => {
       await this.host.coordinator.record({ type: 'access.denied', data: { taskId, agentId, ...denial } });
     };
-    return { workspaceDir: this.host.workspaceDir, resources: scopedResources(this.host.resources, { operator, grants, onDenied }) };
+    return {
+      workspaceDir: this.host.workspaceDir,
+      resources: scopedResources(this.host.resources, { operator, grants, onDenied }),
+      runs: taskRunsApi(this.host.runs, { taskId, operator }),
+    };
   }
 
   private wakeDeps(): WakeDeps {

@@ -95,6 +95,35 @@ export interface ToolContext {
 export interface ToolHostApi {
   readonly workspaceDir: string;
   readonly resources: ResourceApi;
+  /** The calling task's runs; absent when the call has no task (an MCP client's, a script's). */
+  readonly runs?: ToolRunsApi;
+}
+
+/** What a run is about (README, "Runs"). */
+export interface ToolRunFields {
+  readonly name: string;
+  readonly params?: Json;
+  readonly goal?: { readonly metric: string; readonly direction: 'min' | 'max' };
+  /** Paths relative to the task folder, inside `work/` or `runs/<runId>/`. */
+  readonly artifacts?: readonly string[];
+  /** The tool call's key (ToolContext.idempotencyKey): a resumed call answers the same run. */
+  readonly idempotencyKey?: string;
+}
+
+/**
+ * A plugin's way to record what it runs as the task's runs, as agents' start_run and record_run do:
+ * the same records, metrics formats, digest in Main's context, HTTP and CLI.
+ */
+export interface ToolRunsApi {
+  /**
+   * Starts the plugin's own command (built by its code, never a model's text) as a job of the task,
+   * supervised by the host and outliving it, and records it as a run. The job is not sandboxed: it
+   * runs with the host's rights, as the plugin's code does; `cwd` is relative to the workspace.
+   * Metrics are read from `metricsFile` (relative to `cwd`, default `metrics.jsonl`) and `METRIC` lines.
+   */
+  startJob(request: ToolRunFields & { readonly job: { command: string; args?: string[]; cwd?: string; env?: Record<string, string>; name?: string }; readonly metricsFile?: string }): Promise<Json>;
+  /** Records a finished run whose metrics the plugin computed (lines in the metrics.jsonl shapes). */
+  recordResult(request: ToolRunFields & { readonly metrics: readonly Json[]; readonly status?: 'succeeded' | 'failed' }): Promise<Json>;
 }
 
 /** A tool that ran. A failing tool returns `isError` with a message the model can act on. */
