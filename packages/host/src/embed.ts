@@ -15,6 +15,7 @@ export { Coordinator } from './coordinator/coordinator';
 export type { CoordinatorEvent, CoordinatorEventInput, CoordinatorEventType } from './coordinator/events';
 export type { AssignmentState, CoordinatorState, Lifecycle, TaskState } from './coordinator/state';
 export { AgentRuntime, type RuntimeOptions, type RuntimeEvent, type TaskRunResult, type SubagentResult } from './agents/runtime';
+export { taskRunsApi } from './agents/task-runs-api';
 export type { GateBlocker, GateContributor } from './agents/completion-gate';
 export { readTaskView, listTasks, type TaskView } from './agents/task-view';
 export { buildContext, type BuiltContext, type ContextInput } from './agents/context-builder';

@@ -18,6 +18,7 @@ export const TRAINER_ERRORS = {
   no_heldout_trials: 'invalid_input',
   not_evaluated: 'invalid_input',
   checkpoint_unloadable: 'invalid_input',
+  no_task: 'invalid_input',
 } as const satisfies Record<string, ErrorCode>;
 
 export type TrainerErrorReason = keyof typeof TRAINER_ERRORS;

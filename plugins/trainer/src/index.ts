@@ -5,7 +5,7 @@ import { roundKind } from './kinds/round-kind';
 import { collectTool, filterTool, reportTool } from './tools/dataset-tools';
 import { generateTool } from './tools/generate-tool';
 import { planTool } from './tools/plan-tool';
-import { evaluateRoundTool, prepareRoundTool, serveCheckpointTool, syncRoundTool } from './tools/round-tools';
+import { evaluateRoundTool, prepareRoundTool, serveCheckpointTool, startRoundTool, syncRoundTool } from './tools/round-tools';
 import { familySuite } from './suite';
 
 /**
@@ -20,7 +20,7 @@ export const plugin = definePlugin({
   description: 'Post-training: SFT datasets from run records (validity, rubric, history and BM25 filters, token share), rounds and checkpoints.',
   kinds: [datasetKind, roundKind, checkpointKind] as unknown as ResourceKind[],
   suites: [familySuite],
-  tools: [collectTool, filterTool, reportTool, generateTool, planTool, prepareRoundTool, syncRoundTool, serveCheckpointTool, evaluateRoundTool] as unknown as ToolDefinition[],
+  tools: [collectTool, filterTool, reportTool, generateTool, planTool, prepareRoundTool, startRoundTool, syncRoundTool, serveCheckpointTool, evaluateRoundTool] as unknown as ToolDefinition[],
 });
 
 export { datasetKind, roundKind, checkpointKind };

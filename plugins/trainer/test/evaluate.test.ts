@@ -69,7 +69,18 @@ describe('trainer_evaluate_round', () => {
     const childRound = await succeededRound('round 1');
     expect((await call('trainer_evaluate_round', { roundId: parent, run: 'runs/eval-parent' })).isError).toBeUndefined();
     const before = (await host.resources.get(childRound)).revision;
-    const result = obj((await call('trainer_evaluate_round', { roundId: childRound, run: 'runs/eval-child', compare: { parent } })).content);
+    // Called from a task (as an agent's call is): the evaluation is also a finished run of the task.
+    const result = obj((await callTool(host, 'trainer_evaluate_round', { roundId: childRound, run: 'runs/eval-child', compare: { parent } }, { taskId: 'task_evaluating' })).content);
+    const [run] = await host.runs.list('task_evaluating');
+    expect(run!.id).toBe(result.runId);
+    expect(run).toMatchObject({ name: `evaluate ${childRound}`, status: 'succeeded', sources: [], goal: { metric: 'all_pass', direction: 'max' }, params: { round: childRound, run: 'runs/eval-child', suite: 'trainer-families' } });
+    expect(Object.fromEntries(Object.entries(run!.metrics).map(([name, m]) => [name, m.last]))).toEqual({
+      all_pass: obj(result.overall!).rate, rubric: obj(result.overall!).score, invalid: 1,
+      'all_pass/read_value': 0.6667, 'all_pass/commit_line': 0.5, 'all_pass/create_note': 0,
+      ...Object.fromEntries((result.families as Obj[]).map((f) => [`rubric/${String(f.family)}`, f.score])),
+    });
+    // Without a task nothing is recorded as a run.
+    expect(obj((await call('trainer_evaluate_round', { roundId: parent, run: 'runs/eval-parent' })).content).runId).toBeNull();
     const families = result.families as Obj[];
     expect(families.map((f) => [f.family, f.tasks, f.trials, f.passed, f.invalid, f.rate, f.usedTool])).toEqual([
       ['read_value', 3, 6, 4, 0, 0.6667, 2],

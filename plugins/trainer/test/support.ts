@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
-import type { Host } from '@cowork/host/embed';
+import { taskRunsApi, type Host } from '@cowork/host/embed';
 import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin } from '../src/index';
 import type { LoadedRun, RunRecordView } from '../src/run-record';
@@ -53,10 +53,12 @@ export async function trainerHost(): Promise<TempHost> {
 export const PERSON = 'human:ann' as const;
 
 /** Calls a plugin tool as the host's tool loop would, as a person. */
-export async function callTool(host: Host, name: string, input: unknown): Promise<{ content: Json; isError?: boolean }> {
+export async function callTool(host: Host, name: string, input: unknown, options: { taskId?: string } = {}): Promise<{ content: Json; isError?: boolean }> {
   const registered = host.registry.tool(name);
   if (!registered) throw new Error(`no tool ${name}`);
-  const result = await registered.tool.handler(input as never, { operator: PERSON, signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources } });
+  // With a task, the call records the task's runs as an agent's would.
+  const runs = options.taskId === undefined ? undefined : taskRunsApi(host.runs, { taskId: options.taskId, operator: PERSON });
+  const result = await registered.tool.handler(input as never, { operator: PERSON, signal: new AbortController().signal, host: { workspaceDir: host.workspaceDir, resources: host.resources, runs } });
   return result as { content: Json; isError?: boolean };
 }
 

@@ -10,6 +10,7 @@ import { runView, type Runs } from './runs';
 export function taskRunsApi(runs: Runs, scope: { readonly taskId: string; readonly operator: Operator }): ToolRunsApi {
   return {
     startJob: async ({ job, metricsFile, ...fields }) => runView(await runs.start({ ...fields, ...scope, job, metricsFile })),
+    list: async () => (await runs.list(scope.taskId)).map(runView),
     recordResult: async (request) => runView(await runs.recordResult({ ...request, ...scope })),
   };
 }

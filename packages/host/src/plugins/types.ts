@@ -122,6 +122,8 @@ export interface ToolRunsApi {
    * Metrics are read from `metricsFile` (relative to `cwd`, default `metrics.jsonl`) and `METRIC` lines.
    */
   startJob(request: ToolRunFields & { readonly job: { command: string; args?: string[]; cwd?: string; env?: Record<string, string>; name?: string }; readonly metricsFile?: string }): Promise<Json>;
+  /** The task's runs, newest first, their metrics read up to now (as list_runs shows them). */
+  list(): Promise<Json[]>;
   /** Records a finished run whose metrics the plugin computed (lines in the metrics.jsonl shapes). */
   recordResult(request: ToolRunFields & { readonly metrics: readonly Json[]; readonly status?: 'succeeded' | 'failed' }): Promise<Json>;
 }

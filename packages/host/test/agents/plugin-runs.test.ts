@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { taskRunsApi } from '../../src/agents/task-runs-api';
 import { definePlugin, defineTool } from '../../src/plugins/define-plugin';
 import { asToolResult } from '../../src/plugins/tool-result';
 import type { Json } from '../../src/store/records';
@@ -116,7 +117,7 @@ it('a resumed call (same key) answers the same run and starts no second job', as
   h = await startRuntime(() => reply.text('idle'));
   const taskId = await h.runtime.startTask('idle');
   mkdirSync(join(h.host.workspaceDir, 'probe'), { recursive: true });
-  const api = (await import('../../src/agents/task-runs-api')).taskRunsApi(h.host.runs, { taskId, operator: 'agent:main' });
+  const api = taskRunsApi(h.host.runs, { taskId, operator: 'agent:main' });
   const start = () => api.startJob({ name: 'once', job: { command: 'sh', args: ['-c', 'echo METRIC x=1'], cwd: 'probe' }, idempotencyKey: 'call-1' });
   const first = (await start()) as { id: string; jobIds: string[] };
   const second = (await start()) as { id: string; jobIds: string[] };

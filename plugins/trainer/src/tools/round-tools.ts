@@ -1,18 +1,20 @@
-import { asToolResult, defineTool, type Json } from '@cowork/host';
+import { asToolResult, defineTool, type Json, type ToolContext, type ToolRunsApi } from '@cowork/host';
+import { trainerError } from '../errors';
 import { evaluateRound } from '../evaluation/evaluate-round';
+import type { RoundEvaluation } from '../kinds/round-kind';
 import { prepareRound, readRound } from '../training/prepare';
 import { serveCheckpoint } from '../training/serve';
 import { syncRound } from '../training/sync';
 
 /**
  * Prepares a round to train: writes its input and config, fixes its plan (draft → queued) and
- * answers the job to start. The plugin API gives tools no jobs, so the agent starts it with
- * `start_job` (a host job: supervised, it outlives the host) and follows it with trainer_sync_round.
+ * answers the job to start, for a person who starts it themselves (`cowork jobs start`); an agent
+ * uses trainer_start_round, which starts it as a run of its task.
  */
 export const prepareRoundTool = defineTool<{ roundId: string }>({
   name: 'trainer_prepare_round',
   description:
-    'Prepare a planned round to train: writes its training input and config under trainer/rounds/<id>/, moves it from draft to queued (its plan is then fixed), and returns {command, args, cwd, name}: start it with start_job, then call trainer_sync_round with the job id to record progress. Preparing again (after a crash) returns the same job, which resumes from its last checkpoint.',
+    'Prepare a planned round to train without starting it: writes its training input and config under trainer/rounds/<id>/, moves it from draft to queued (its plan is then fixed), and returns {command, args, cwd (relative to the workspace), name} for a person to run (cowork jobs start). To train it yourself use trainer_start_round.',
   inputSchema: { type: 'object', properties: { roundId: { type: 'string' } }, required: ['roundId'], additionalProperties: false },
   permissions: [{ access: 'commit' }, { access: 'read' }],
   handler: (input, ctx) =>
@@ -21,6 +23,52 @@ export const prepareRoundTool = defineTool<{ roundId: string }>({
       const { revision, content } = await readRound(ctx.host.resources, input.roundId);
       if (content.status === 'draft') await ctx.host.resources.commit(input.roundId, { baseRevision: revision, op: { type: 'set_status', status: 'queued' }, operator: ctx.operator });
       return { roundId: input.roundId, job: job as unknown as Json };
+    }),
+});
+
+function taskRuns(ctx: ToolContext, tool: string): ToolRunsApi {
+  if (ctx.host.runs === undefined) throw trainerError('no_task', `${tool} records a run of your task: the call carries no task (a person runs trainer_prepare_round's job with cowork jobs start)`, {});
+  return ctx.host.runs;
+}
+
+type RunView = { id: string; status: string; jobIds: string[]; params: { round?: string } };
+
+/**
+ * Prepares a round and starts its training job as a run of the calling task (the host supervises
+ * it, it outlives the host; its loss and throughput are the run's metrics and in Main's digest),
+ * then marks the round running with that job. While the round's run is running, calling again
+ * answers it; after its job ended without a checkpoint (killed, failed), a new run's job resumes
+ * from the round's last saved state. The n-th attempt's key is the round and n, so a call repeated
+ * after a crash finds the job it started.
+ */
+export const startRoundTool = defineTool<{ roundId: string }>({
+  name: 'trainer_start_round',
+  description:
+    "Train a planned round: writes its training input and config under trainer/rounds/<id>/, fixes its plan, starts the training job as a run of your task (loss and tokensPerSecond are its metrics; see list_runs and run_status) and marks the round running. Returns {roundId, runId, jobId, status}. While it runs, calling again answers the same run; call trainer_sync_round while it runs and after it ends to record progress and make the checkpoint. If its job ended without a checkpoint (killed, failed), calling again starts a new run that resumes from the last saved step.",
+  inputSchema: { type: 'object', properties: { roundId: { type: 'string' } }, required: ['roundId'], additionalProperties: false },
+  permissions: [{ access: 'commit' }, { access: 'read' }],
+  handler: (input, ctx) =>
+    asToolResult(async () => {
+      const runs = taskRuns(ctx, 'trainer_start_round');
+      const { roundId } = input;
+      const { content: before } = await readRound(ctx.host.resources, roundId);
+      const attempts = ((await runs.list()) as RunView[]).filter((r) => r.params?.round === roundId);
+      const live = attempts.find((r) => r.status === 'running') ?? (before.status === 'succeeded' ? attempts[0] : undefined);
+      if (live !== undefined) return { roundId, runId: live.id, jobId: live.jobIds[0] ?? null, status: before.status };
+      const job = await prepareRound(ctx.host.resources, ctx.host.workspaceDir, roundId);
+      const { content: round } = await readRound(ctx.host.resources, roundId);
+      const params = { round: roundId, parent: round.parent as unknown as Json, dataset: round.dataset as unknown as Json, ...round.settings } as Json;
+      const run = (await runs.startJob({
+        name: job.name,
+        params,
+        goal: { metric: 'loss', direction: 'min' },
+        job: { ...job, env: job.env === undefined ? undefined : { ...job.env } },
+        metricsFile: 'out/metrics.jsonl',
+        idempotencyKey: `trainer_start_round:${roundId}:${attempts.length}`,
+      })) as RunView;
+      const jobId = run.jobIds[0]!;
+      const sync = await syncRound(ctx.host.resources, ctx.host.workspaceDir, roundId, ctx.operator, jobId);
+      return { roundId, runId: run.id, jobId, status: sync.status };
     }),
 });
 
@@ -70,5 +118,30 @@ export const evaluateRoundTool = defineTool<{ roundId: string; run: string; comp
     additionalProperties: false,
   },
   permissions: [{ access: 'commit' }, { access: 'read' }],
-  handler: (input, ctx) => asToolResult(async () => (await evaluateRound(ctx.host.resources, ctx.host.workspaceDir, ctx.operator, input)) as unknown as Json),
+  handler: (input, ctx) =>
+    asToolResult(async () => {
+      const evaluation = await evaluateRound(ctx.host.resources, ctx.host.workspaceDir, ctx.operator, input);
+      const run = ctx.host.runs === undefined ? null : await recordEvaluationRun(ctx.host.runs, input.roundId, evaluation, ctx.idempotencyKey);
+      return { ...evaluation, runId: run } as unknown as Json;
+    }),
 });
+
+/** A metric name from a family's (letters, digits and `_ . - / :` only). */
+const metricName = (text: string): string => text.replace(/[^A-Za-z0-9_.\-/:]/g, '_').slice(0, 48);
+
+/** The held-out evaluation as a finished run of the task: all-pass rate and rubric score, overall and per family. */
+async function recordEvaluationRun(runs: ToolRunsApi, roundId: string, evaluation: RoundEvaluation & { report: string }, key: string | undefined): Promise<string> {
+  const figures: Record<string, number> = { all_pass: evaluation.overall.rate, rubric: evaluation.overall.score, invalid: evaluation.overall.invalid };
+  for (const family of evaluation.families) {
+    figures[`all_pass/${metricName(family.family)}`] = family.rate;
+    figures[`rubric/${metricName(family.family)}`] = family.score;
+  }
+  const run = (await runs.recordResult({
+    name: `evaluate ${roundId}`,
+    params: { round: roundId, run: evaluation.run, suite: evaluation.suite, model: evaluation.model, report: evaluation.report },
+    goal: { metric: 'all_pass', direction: 'max' },
+    metrics: [figures],
+    idempotencyKey: key === undefined ? undefined : `${key}:${roundId}`,
+  })) as { id: string };
+  return run.id;
+}
