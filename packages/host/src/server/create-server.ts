@@ -31,6 +31,7 @@ import { registerMcpRoutes } from './routes/mcp';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerPublicationRoutes } from './routes/publications';
 import { registerWorkFileRoutes } from './routes/work-files';
+import { registerRunRoutes } from './routes/runs';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
 import { LiveHub, type HubOptions } from './ws/hub';
@@ -164,6 +165,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerTaskRoutes(app, ctx);
     registerPublicationRoutes(app, ctx);
     registerWorkFileRoutes(app, ctx);
+    registerRunRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
     registerMcpServerRoutes(app, ctx);

@@ -7,6 +7,8 @@ import { reportHtml } from '../../evaluation/report-html';
 import { RESULTS_FORMAT, type ResultsFile } from '../../evaluation/results-format';
 import { formatComparison, formatResultsTable } from '../../evaluation/results-table';
 import { runSuite, type SuiteRunOptions } from '../../evaluation/runner';
+import { recordSuiteRun, requireTaskOf } from '../../evaluation/suite-run-record';
+import { runView } from '../../agents/runs';
 import { availableSuites, findSuite } from '../../evaluation/suites';
 import { loadSuiteTasks } from '../../evaluation/task-file';
 import type { TrialModel } from '../../evaluation/trial';
@@ -16,6 +18,7 @@ import type { TextModel } from '../../plugins/suite';
 import { BENCH_RUNS_DIR } from '../../server/routes/bench';
 import { group, leaf, type CliContext, type LeafArgs } from '../command';
 import { modelOverrides, providerOrExit } from './run';
+import { defaultOperator, operatorOption } from '../values';
 
 /**
  * `cowork bench`: benchmark suites of tasks run as real host tasks and scored by deterministic
@@ -54,6 +57,8 @@ const runSuiteCommand = leaf({
     'writes the run as scripts (in --out/scripts) that replay it. Every trial leaves a run record in --out/records and',
     'updates --out/results.json; a stopped run goes on with --resume. A trial that fails (a crash, the model, a',
     'script that does not fit, a check that throws) is recorded as invalid with its reason, and the run goes on.',
+    '--task TASK also records the finished suite run as a run of that task of the workspace (cowork task TASK runs,',
+    "Main's runs digest): each trial a step with its score and pass, then all_pass (%), mean_score and invalid.",
   ],
   positionals: ['SUITE'],
   options: {
@@ -68,8 +73,13 @@ const runSuiteCommand = leaf({
     html: { value: 'FILE', description: 'also write the HTML report there' },
     'model-base-url': { value: 'URL', description: 'the OpenAI-compatible server' },
     model: { value: 'NAME', description: 'the model name' },
+    task: { value: 'TASK', description: "also record the suite run as a run of this task (checked before anything runs)" },
+    operator: { value: 'OP', description: 'who records the run with --task (default human:$USER)' },
   },
   async run(args, context) {
+    const taskId = args.option('task');
+    const operator = args.option('operator') === undefined ? defaultOperator(context.io) : operatorOption(args.option('operator')!);
+    if (taskId !== undefined) await context.withHost(async (host) => requireTaskOf(host, taskId));
     const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
     const { suite, pluginModules } = findSuite(suites, args.positional('SUITE'));
     const trials = positiveInteger(args.option('trials') ?? '1', 'trials');
@@ -99,7 +109,13 @@ const runSuiteCommand = leaf({
     };
     const results = await runSuite(options);
     writeHtml(args, context, results);
-    context.out.result({ outDir, results: join(outDir, 'results.json'), summary: summarize(results) }, ({ summary }) => [...formatResultsTable(summary), `results: ${join(outDir, 'results.json')}`]);
+    const resultsPath = join(outDir, 'results.json');
+    const run = taskId === undefined ? null : await context.withHost(async (host) => runView(await recordSuiteRun(host, taskId, results, resultsPath, operator)));
+    context.out.result({ outDir, results: resultsPath, summary: summarize(results), ...(run ? { run } : {}) }, ({ summary }) => [
+      ...formatResultsTable(summary),
+      `results: ${resultsPath}`,
+      ...(run ? [`recorded as run ${(run as { id: string }).id} of task ${taskId}`] : []),
+    ]);
   },
 });
 
