@@ -5,6 +5,8 @@ import { debounce, fill, h, when } from './dom.js';
 import { ElicitationsView } from './elicitations.js';
 import { ApprovalsView } from './approvals.js';
 import { PublishedView } from './published.js';
+import { RunsView } from './runs.js';
+import { WorkFilesView } from './work-files.js';
 
 const MODEL_HINT =
   'No model is configured, so tasks cannot run (reading works). Point the host at any OpenAI-compatible server: ' +
@@ -102,6 +104,8 @@ export class TasksPanel {
     this.elicitations = new ElicitationsView();
     this.approvals = new ApprovalsView();
     this.published = new PublishedView();
+    this.runs = new RunsView();
+    this.workFiles = new WorkFilesView();
     this.progressList = h('ul', { id: 'mcp-progress', class: 'list' });
     this.state = h('div', { id: 'task-state' });
     this.conversation = h('ol', { id: 'conversation', class: 'conversation', 'aria-live': 'polite' });
@@ -114,6 +118,8 @@ export class TasksPanel {
       this.approvals.root,
       this.elicitations.root,
       this.published.root,
+      this.runs.root,
+      this.workFiles.root,
       h('h3', {}, 'Progress'),
       this.progressList,
       this.activityList,
@@ -144,7 +150,7 @@ export class TasksPanel {
     if (!id) return;
     const [view, log] = await Promise.all([api('GET', path('tasks', id)), api('GET', path('tasks', id, 'log')), this.refreshList()]);
     if (id !== this.taskId) return;
-    await Promise.all([this.elicitations.refresh(id), this.approvals.refresh(id), this.published.refresh(id)]);
+    await Promise.all([this.elicitations.refresh(id), this.approvals.refresh(id), this.published.refresh(id), this.runs.refresh(id), this.workFiles.refresh(id)]);
     this.renderState(view);
     fill(this.conversation, log.entries.length === 0 ? h('li', { class: 'muted' }, 'Nothing said yet.') : log.entries.map(entry));
   }
