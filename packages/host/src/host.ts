@@ -135,7 +135,12 @@ export class Host {
     this.workHistory = new WorkHistory({
       workspaceDir: parts.workspaceDir,
       maxFileBytes: parts.workMaxFileBytes,
-      taskExists: (taskId) => parts.coordinator.current.tasks[taskId] !== undefined,
+      // A task another process created is found once the log is read again.
+      taskExists: async (taskId) => {
+        if (parts.coordinator.current.tasks[taskId] !== undefined) return true;
+        await parts.coordinator.refresh();
+        return parts.coordinator.current.tasks[taskId] !== undefined;
+      },
     });
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;

@@ -31,7 +31,7 @@ export interface WorkHistoryOptions {
   /** Files larger than this are kept out of git and listed in the manifest (default 5 MiB). */
   readonly maxFileBytes?: number;
   /** Which tasks exist: listing, diff and restore of another answer `not_found` (default: all). */
-  readonly taskExists?: (taskId: string) => boolean;
+  readonly taskExists?: (taskId: string) => boolean | Promise<boolean>;
 }
 
 export interface LargeFile {
@@ -150,8 +150,8 @@ export class WorkHistory {
   }
 
   /** Every commit of `work/`, newest first. */
-  log(taskId: string): Promise<Snapshot[]> {
-    this.requireTask(taskId);
+  async log(taskId: string): Promise<Snapshot[]> {
+    await this.requireTask(taskId);
     return this.locked(taskId, async () => {
       const { git } = await this.repo(taskId);
       return readLog(git);
@@ -159,8 +159,8 @@ export class WorkHistory {
   }
 
   /** The files of `work/` now, each with the last commit that changed it; large files from the manifest. */
-  files(taskId: string): Promise<WorkFile[]> {
-    this.requireTask(taskId);
+  async files(taskId: string): Promise<WorkFile[]> {
+    await this.requireTask(taskId);
     return this.locked(taskId, async () => {
       const { git, work } = await this.repo(taskId);
       const tracked = (await git.raw(['ls-files', '-z'])).split('\0').filter((p) => p !== '');
@@ -178,8 +178,8 @@ export class WorkHistory {
   }
 
   /** The snapshot of an agent's turn (default Main's) and its patch against the commit before. */
-  diff(taskId: string, turn: number, agentId = 'main'): Promise<Snapshot & { patch: string }> {
-    this.requireTask(taskId);
+  async diff(taskId: string, turn: number, agentId = 'main'): Promise<Snapshot & { patch: string }> {
+    await this.requireTask(taskId);
     return this.locked(taskId, async () => {
       const { git } = await this.repo(taskId);
       const snapshot = await findTurn(git, turn, agentId);
@@ -194,8 +194,8 @@ export class WorkHistory {
    * that did not exist then are `not_found`, a path outside `work/` is `invalid_input`. The file is
    * written to a temporary name and renamed into place.
    */
-  restore(taskId: string, path: unknown, turn: number, operator: Operator, agentId = 'main'): Promise<SnapshotResult & { path: string; turn: number }> {
-    this.requireTask(taskId);
+  async restore(taskId: string, path: unknown, turn: number, operator: Operator, agentId = 'main'): Promise<SnapshotResult & { path: string; turn: number }> {
+    await this.requireTask(taskId);
     return this.locked(taskId, async () => {
       this.clean.delete(taskId);
       const { git, work } = await this.repo(taskId);
@@ -207,20 +207,25 @@ export class WorkHistory {
         throw new CoworkError('not_found', `${rel} did not exist in work/ after turn ${turn}${readManifest(work).some((l) => l.path === rel) ? ' (it is a large file, kept out of git)' : ''}`, { path: rel, turn });
       }
       const bytes = await git.binaryCatFile(['blob', `${snapshot.commit}:${rel}`]);
+      // What others changed since the last snapshot is committed as theirs first, so a restore
+      // never overwrites an edit that history does not hold.
+      await this.commitAll(git, work, OTHERS, `changes by others before restoring ${rel}`, { 'Cowork-Kind': 'others', 'Cowork-Agent': agentId });
       const target = join(work, rel);
       mkdirSync(dirname(target), { recursive: true });
       const temp = join(dirname(target), `.cowork-restore-${process.pid}-${Date.now()}`);
       writeFileSync(temp, bytes);
       renameSync(temp, target);
       await git.raw(['add', '--', rel]);
-      await git.raw(['commit', '-q', '--no-verify', '--allow-empty', '-m', withTrailers(`restore ${rel} from turn ${turn}`, { 'Cowork-Kind': 'restore', 'Cowork-Turn': String(turn), 'Cowork-Agent': agentId }), `--author=${authorOf(operator)}`, '--', rel]);
-      const commit = (await git.raw(['rev-parse', 'HEAD'])).trim();
-      return { commit, files: [rel], path: rel, turn };
+      const parent = await headCommit(git, work);
+      // The file already as it was after the turn: git commits nothing, and the answer says so (files: []).
+      await git.raw(['commit', '-q', '--no-verify', '-m', withTrailers(`restore ${rel} from turn ${turn}`, { 'Cowork-Kind': 'restore', 'Cowork-Turn': String(turn), 'Cowork-Agent': agentId }), `--author=${authorOf(operator)}`, '--', rel]);
+      const commit = await headCommit(git, work);
+      return { commit, files: commit === parent ? [] : [rel], path: rel, turn };
     });
   }
 
-  private requireTask(taskId: string): void {
-    if (typeof taskId !== 'string' || (this.options.taskExists && !this.options.taskExists(taskId))) {
+  private async requireTask(taskId: string): Promise<void> {
+    if (typeof taskId !== 'string' || (this.options.taskExists && !(await this.options.taskExists(taskId)))) {
       throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}`, { taskId });
     }
   }
@@ -319,13 +324,39 @@ export class WorkHistory {
       else writeFileSync(join(work, LARGE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     }
     if (untrack.length > 0) await git.raw(['rm', '-q', '--cached', '--', ...untrack]);
-    await git.raw(['add', '-A']);
-    const staged = (await git.raw(['diff', '--cached', '--name-only', '-z'])).split('\0').filter((p) => p !== '');
-    if (staged.length === 0) return null;
-    await git.raw(['commit', '-q', '--no-verify', '-m', withTrailers(message, trailers), `--author=${authorOf(author)}`]);
-    const commit = (await git.raw(['rev-parse', 'HEAD'])).trim();
-    return { commit, files: [...changed].sort() };
+    // --verbose: simple-git waits a further 50 ms after a git process that printed nothing.
+    await git.raw(['add', '-A', '--verbose']);
+    // With nothing staged, git commit answers "nothing to commit" on stdout (exit 1, nothing on
+    // stderr, so simple-git does not throw) and HEAD stays where it was: no snapshot.
+    const parent = await headCommit(git, work);
+    const said = await git.raw(['commit', '-q', '--no-verify', '-m', withTrailers(message, trailers), `--author=${authorOf(author)}`]);
+    const commit = await headCommit(git, work);
+    if (commit !== parent) return { commit, files: [...changed].sort() };
+    if (/nothing (added )?to commit|no changes added to commit/.test(said)) return null;
+    throw new Error(`git commit made no commit: ${said.trim() || 'it said nothing'}`);
   }
+}
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * HEAD's commit id, read from `.git` as git commit leaves it (HEAD naming a branch, the branch's
+ * loose ref): no process. Anything else (a packed or reftable ref, an odd HEAD) asks `git rev-parse`.
+ */
+async function headCommit(git: SimpleGit, work: string): Promise<string> {
+  try {
+    const dotGit = join(work, '.git');
+    const head = readFileSync(join(dotGit, 'HEAD'), 'utf8').trim();
+    if (OBJECT_ID.test(head)) return head;
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+    if (ref && !ref.split('/').includes('..')) {
+      const id = readFileSync(join(dotGit, ref), 'utf8').trim();
+      if (OBJECT_ID.test(id)) return id;
+    }
+  } catch {
+    // not a loose ref: ask git
+  }
+  return (await git.raw(['rev-parse', 'HEAD'])).trim();
 }
 
 /** `path` relative to `work/`, `/`-separated, refused (`invalid_input`) outside it or inside `.git`. */

@@ -97,6 +97,21 @@ it('five turns that edit files leave five snapshots by the agent; restoring turn
     ['a.txt', 'human:ann'],
     ['notes/b.md', 'agent:main'],
   ]);
+
+  // A person's edit not yet in history is committed as others' before a restore overwrites it.
+  writeFileSync(join(work, 'a.txt'), 'edited by hand');
+  writeFileSync(join(work, 'notes', 'b.md'), '# b, by hand');
+  const again = await h.host.workHistory.restore(taskId, 'a.txt', turns[0]!.turn!, 'human:ann');
+  expect(readFileSync(join(work, 'a.txt'), 'utf8')).toBe('one');
+  const [restore, others] = await h.host.workHistory.log(taskId);
+  expect(restore).toMatchObject({ commit: again.commit, kind: 'restore', files: ['a.txt'] });
+  expect(others).toMatchObject({ kind: 'others', author: 'others', files: ['a.txt', 'notes/b.md'] });
+  expect(git(work, 'show', `${others!.commit}:a.txt`)).toBe('edited by hand');
+
+  // Restoring what is already there commits nothing, and says so.
+  const same = await h.host.workHistory.restore(taskId, 'a.txt', turns[0]!.turn!, 'human:ann');
+  expect(same).toEqual({ commit: again.commit, files: [], path: 'a.txt', turn: turns[0]!.turn! });
+  expect(await h.host.workHistory.log(taskId)).toHaveLength(9);
 });
 
 it("a person's edit between turns is committed as others' and shown to the agent at its next turn", async () => {
