@@ -131,3 +131,26 @@ it('a resumed call (same key) answers the same run and starts no second job', as
   await expect(api.startJob({ name: 'escape', job: { command: 'true', cwd: 'probe' }, metricsFile: '../../x.jsonl' })).rejects.toMatchObject({ code: 'invalid_input' });
   expect(await h.host.jobs.list({ taskId })).toHaveLength(1);
 });
+
+it('compare_runs shows the params that differ and each metric per run with the best run; unknown runs are not_found', async () => {
+  h = await startRuntime(() => reply.text('idle'));
+  const taskId = await h.runtime.startTask('compare');
+  const api = taskRunsApi(h.host.runs, { taskId, operator: 'agent:main' });
+  const a = (await api.recordResult({ name: 'lr 0.1', params: { lr: 0.1, seed: 1 }, metrics: [{ step: 1, loss: 0.9 }, { step: 2, loss: 0.5, acc: 0.7 }] })) as { id: string };
+  const b = (await api.recordResult({ name: 'lr 0.01', params: { lr: 0.01, seed: 1, warmup: 10 }, metrics: [{ step: 1, loss: 0.4 }, { step: 2, loss: 0.45 }] })) as { id: string };
+  const tool = h.host.registry.tool('compare_runs')!.tool;
+  const context = { operator: 'agent:main' as const, taskId, agentId: 'main', signal: new AbortController().signal, host: { workspaceDir: h.host.workspaceDir, resources: h.host.resources } };
+  const compared = await tool.handler({ runIds: [a.id, b.id] } as never, context);
+  expect(compared.isError).toBeUndefined();
+  expect(compared.content).toEqual({
+    runs: [expect.objectContaining({ id: a.id, name: 'lr 0.1', status: 'succeeded' }), expect.objectContaining({ id: b.id, name: 'lr 0.01', status: 'succeeded' })],
+    paramsThatDiffer: { lr: [0.1, 0.01], warmup: [null, 10] },
+    metrics: {
+      acc: { direction: 'max', runs: [{ last: 0.7, lastStep: 2, best: 0.7, bestStep: 2 }, null], bestRun: a.id },
+      loss: { direction: 'min', runs: [{ last: 0.5, lastStep: 2, best: 0.5, bestStep: 2 }, { last: 0.45, lastStep: 2, best: 0.4, bestStep: 1 }], bestRun: b.id },
+    },
+  });
+  const missing = await tool.handler({ runIds: [a.id, 'run_nope'] } as never, context);
+  expect(missing.isError).toBe(true);
+  expect(JSON.stringify(missing.content)).toContain('not_found');
+});

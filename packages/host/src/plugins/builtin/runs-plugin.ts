@@ -4,10 +4,11 @@ import type { PluginDefinition, ToolContext, ToolDefinition } from '../types';
 import type { Json } from '../../store/records';
 import { asToolResult } from '../tool-result';
 import { runView, type Runs } from '../../agents/runs';
+import { compareRuns } from '../../agents/run-comparison';
 import { agentSandbox, mainMayUseNetwork, requireNetworkGrant, type JobToolsPolicy } from './jobs-plugin';
 
 /**
- * The agent tools over runs (agents/runs.ts): `start_run`, `record_run`, `list_runs`, `run_status`.
+ * The agent tools over runs (agents/runs.ts): `start_run`, `record_run`, `list_runs`, `run_status`, `compare_runs`.
  * start_run starts its job exactly as start_job does (the same sandbox, the same network grant and
  * approval), then records the run.
  */
@@ -16,7 +17,7 @@ export function runsPlugin(runs: Runs, policy: JobToolsPolicy = {}): PluginDefin
 }
 
 export function runTools(runs: Runs, policy: JobToolsPolicy = {}): ToolDefinition[] {
-  return [startRun(runs, policy.mayUseNetwork ?? mainMayUseNetwork), recordRun(runs), listRuns(runs), runStatus(runs)];
+  return [startRun(runs, policy.mayUseNetwork ?? mainMayUseNetwork), recordRun(runs), listRuns(runs), runStatus(runs), compareRunsTool(runs)];
 }
 
 const RUN_ID = { type: 'string', description: 'The id start_run or record_run returned (run_...).' };
@@ -160,6 +161,28 @@ function runStatus(runs: Runs): ToolDefinition<{ runId: string; series?: string;
         if (input.series === undefined) return runView(run);
         const points = await runs.series(taskId, run.id, input.series, input.tail ?? 100);
         return { ...(runView(run) as Record<string, Json>), series: { name: input.series, points: points.map((p) => ({ step: p.step, value: p.value, at: p.at })) } };
+      }),
+  });
+}
+
+function compareRunsTool(runs: Runs): ToolDefinition<{ runIds: string[] }> {
+  return defineTool({
+    name: 'compare_runs',
+    description:
+      "Compares runs of this task side by side: the params that differ (each run's value, null when it has none) and every metric's last and best value per run, with the run that did best.",
+    inputSchema: {
+      type: 'object',
+      properties: { runIds: { type: 'array', items: RUN_ID, minItems: 2, maxItems: 10, uniqueItems: true, description: 'The runs to compare, in the order to show them.' } },
+      required: ['runIds'],
+      additionalProperties: false,
+    },
+    permissions: [],
+    handler: (input, context) =>
+      asToolResult(async () => {
+        const taskId = requireTask(context, 'compare_runs');
+        const found = [];
+        for (const id of input.runIds) found.push(await runs.get(taskId, id));
+        return compareRuns(found);
       }),
   });
 }
