@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   const bare = await measure('bare');
   const cowork = await measure('cowork');
   const person = await measure('cowork-person');
-  const rows = [bare, cowork, person].map(({ kind, load, stored }) => [
+  const unbatched = await measure('cowork-unbatched');
+  const rows = [bare, cowork, person, unbatched].map(({ kind, load, stored }) => [
     kind,
     count(load.requestsPerSecond),
     count(load.ok),
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const latency = cowork.load.latency.p50Ms / bare.load.latency.p50Ms;
   console.log(`cowork/bare: throughput ${throughput.toFixed(3)}, p50 latency x${latency.toFixed(1)}`);
   console.log(`cowork-person/cowork: throughput ${(person.load.requestsPerSecond / cowork.load.requestsPerSecond).toFixed(3)}`);
+  console.log(`cowork/cowork-unbatched (group commit on/off): throughput ${(cowork.load.requestsPerSecond / unbatched.load.requestsPerSecond).toFixed(3)}, p99 ${ms(cowork.load.latency.p99Ms)} against ${ms(unbatched.load.latency.p99Ms)} ms`);
   console.log(LEGEND);
 }
 
@@ -80,7 +82,9 @@ p50..max latency of the 2xx answers, autocannon's own timing per response at ful
 stored   revisions the cowork store holds from the measured run: the 2xx answers plus any commit
          still in flight when autocannon stopped (at most one per connection).
 cowork   the owner's token; cowork-person: a person's token (hashed and looked up in the store on
-         every request), acting as themselves.
+         every request), acting as themselves. Both with group commit (the default): commits that
+         arrive together share one COMMIT and fsync, each answered after it.
+cowork-unbatched  the owner's token, group commit off (maxBatch 1): one COMMIT and fsync per commit.
 bare     fastify with one POST route on the same path returning {revision: n}: JSON body parsing
          and routing, no auth, validation or store. The ratio is what the server costs on top.`;
 

@@ -1,8 +1,9 @@
 /**
  * Which server a worker thread runs: the real cowork server (driven with the owner's token, or with
- * a person's, which is looked up in the store on every request), or a bare fastify route to compare with.
+ * a person's, which is looked up in the store on every request; or with group commit off: each commit
+ * its own COMMIT and fsync), or a bare fastify route to compare with.
  */
-export type ServerKind = 'cowork' | 'cowork-person' | 'bare';
+export type ServerKind = 'cowork' | 'cowork-person' | 'cowork-unbatched' | 'bare';
 
 /** What the main thread hands the server's worker when it starts it. */
 export interface ServerWorkerInput {

@@ -25,11 +25,12 @@ export interface ServerTarget {
  * The real server over a fresh temp workspace, as `cowork serve` builds it: token auth, Host
  * checks, schema validation, the resource service, live clients. The store keeps its default
  * `synchronous=FULL`, so every commit waits for an fsync. `asPerson`: the load carries the token of
- * a person the owner added (`human:bench`, the operator it names), not the owner's.
+ * a person the owner added (`human:bench`, the operator it names), not the owner's. `unbatched`:
+ * group commit off (`maxBatch: 1`), each commit its own COMMIT and fsync, as before group commit.
  */
-export async function startCowork(options: { asPerson?: boolean } = {}): Promise<ServerTarget> {
+export async function startCowork(options: { asPerson?: boolean; unbatched?: boolean } = {}): Promise<ServerTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-server-'));
-  const host = await Host.open({ workspaceDir: dir });
+  const host = await Host.open({ workspaceDir: dir, ...(options.unbatched ? { groupCommit: { maxBatch: 1 } } : {}) });
   const token = randomBytes(24).toString('hex');
   const heads = new Map<string, number>();
   try {

@@ -7,7 +7,7 @@ import type { ServerReply, ServerRequest, ServerWorkerInput } from './server-mes
 import { startBare, startCowork, type ServerTarget } from './server-targets';
 
 async function main(port: NonNullable<typeof parentPort>, input: ServerWorkerInput): Promise<void> {
-  const target = input.kind === 'bare' ? await startBare() : await startCowork({ asPerson: input.kind === 'cowork-person' });
+  const target = input.kind === 'bare' ? await startBare() : await startCowork({ asPerson: input.kind === 'cowork-person', unbatched: input.kind === 'cowork-unbatched' });
   const reply = (message: ServerReply): void => port.postMessage(message);
   // One request at a time, in arrival order, so replies match requests one to one.
   let queue = Promise.resolve();

@@ -23,7 +23,7 @@ import { ResourceService } from './resources/resource-service';
 import { ViewService } from './resources/view-service';
 import { RevisionEvents } from './resources/revision-events';
 import { openWorkspaceStore } from './store/open-store';
-import type { SynchronousMode } from './store/sqlite/sqlite-store';
+import type { GroupCommitSettings, SynchronousMode } from './store/sqlite/sqlite-store';
 import type { Store } from './store/store';
 
 export interface HostOptions {
@@ -38,6 +38,8 @@ export interface HostOptions {
   readonly resolveFrom?: string;
   /** `FULL` unless you accept losing the last commits on power loss. */
   readonly synchronous?: SynchronousMode;
+  /** Write transactions sharing one COMMIT (store/sqlite/sqlite-store.ts); `{maxBatch: 1}` turns it off. */
+  readonly groupCommit?: GroupCommitSettings;
   readonly limits?: Partial<ResourceLimits>;
   /** Injectable clock for tests. */
   readonly clock?: () => Date;
@@ -150,7 +152,7 @@ export class Host {
     const workspaceDir = resolve(options.workspaceDir);
     const clock = options.clock ?? (() => new Date());
     const now = (): string => clock().toISOString();
-    const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous });
+    const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous, groupCommit: options.groupCommit });
     let jobs: JobService | undefined;
     let monitors: MonitorService | undefined;
     let runs: Runs | undefined;

@@ -65,7 +65,11 @@ export class Committer {
     const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
       const again = await o.claim?.prior(tx);
       if (again !== undefined) return { recorded: again as RecordedCommit, outcome: undefined };
-      const outcome: CommitOutcome = prepared ? await writeChange(this.deps, tx, o.kind, prepared, o.operator) : { ok: false, currentRevision: head.revision };
+      // A conflict names the head as this transaction finds it: commits ahead of it in the same batch, or
+      // committed since the read above, have moved it.
+      const outcome: CommitOutcome = prepared
+        ? await writeChange(this.deps, tx, o.kind, prepared, o.operator)
+        : { ok: false, currentRevision: (await tx.resources.headRevision(id)) ?? head.revision };
       let recorded: RecordedCommit;
       if (outcome.ok) {
         const revision = outcome.revisions[outcome.revisions.length - 1]!.revision;

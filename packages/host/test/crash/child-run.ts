@@ -31,6 +31,8 @@ export class ChildRun {
   readonly events: EventAck[] = [];
   /** The head the child saw when it opened the workspace. */
   readyHead: number | undefined;
+  /** The child's last `batches <batches> <transactions>` line (group-commit-child.ts): its store's write batches. */
+  batches: { batches: number; transactions: number } | undefined;
   /** Lines that did not parse; a test asserts this stays empty. */
   readonly badLines: string[] = [];
   readonly exited: Promise<ChildExit>;
@@ -41,8 +43,8 @@ export class ChildRun {
   private exit: ChildExit | undefined;
   private readonly waiters: { count: number; resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  private constructor(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[]) {
-    const argv = [...wrapper, process.execPath, '--import', 'tsx', CHILD_PATH, workspaceDir, resourceId, tag];
+  private constructor(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[], script: string) {
+    const argv = [...wrapper, process.execPath, '--import', 'tsx', script, workspaceDir, resourceId, tag];
     this.process = spawn(argv[0]!, argv.slice(1), {
       cwd: PACKAGE_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -75,8 +77,8 @@ export class ChildRun {
    * Starts the child; it loads its code, then waits for `go()` before it opens the workspace.
    * `wrapper` runs it under another command (io-faults.test.ts: strace injecting fsync errors).
    */
-  static start(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[] = []): ChildRun {
-    return new ChildRun(workspaceDir, resourceId, tag, wrapper);
+  static start(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[] = [], script = CHILD_PATH): ChildRun {
+    return new ChildRun(workspaceDir, resourceId, tag, wrapper, script);
   }
 
   /** Lets the child open the workspace and start committing. */
@@ -117,6 +119,8 @@ export class ChildRun {
       this.readyHead = number;
     } else if (words[0] === 'ack' && words.length >= 3 && Number.isInteger(number) && words.slice(2).every(isToken)) {
       this.commits.push({ revision: number, tokens: words.slice(2) });
+    } else if (words[0] === 'batches' && words.length === 3 && words.slice(1).every((w) => Number.isInteger(Number(w)))) {
+      this.batches = { batches: Number(words[1]), transactions: Number(words[2]) };
     } else if (words[0] === 'event' && words.length === 3 && Number.isInteger(number) && words[2]) {
       this.events.push({ seq: number, taskId: words[2] });
     } else {

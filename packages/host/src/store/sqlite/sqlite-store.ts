@@ -34,6 +34,8 @@ export interface SqliteStoreOptions {
   /** Path of the database file. */
   readonly path: string;
   readonly synchronous?: SynchronousMode;
+  /** Write transactions that share one COMMIT (see the class comment); default GROUP_COMMIT_DEFAULTS. */
+  readonly groupCommit?: GroupCommitSettings;
   /** How long to wait for another process's write lock before failing with `store_busy`. */
   readonly busyTimeoutMs?: number;
   /** Where large values live (see ../large-values.ts); default `values/` beside the database. */
@@ -63,6 +65,26 @@ export interface SqliteStoreOptions {
  * (its frames reached the WAL, only the fsync failed), never one that was not attempted, and every
  * acknowledged commit was fsynced before it was acknowledged.
  */
+/** Group commit's settings. */
+export interface GroupCommitSettings {
+  /** Most write transactions in one batch, one COMMIT and one fsync (1: each its own, as without group commit). */
+  readonly maxBatch?: number;
+  /** How long a batch that is not full waits for more writers before it starts, in ms (0: only those already waiting). */
+  readonly windowMs?: number;
+}
+
+/** Measured with bench:http and bench:runtime (README, "Speed"): batches form from the writers already waiting. */
+export const GROUP_COMMIT_DEFAULTS = { maxBatch: 64, windowMs: 0 } as const;
+
+/** A write transaction waiting for its batch. */
+interface QueuedWrite {
+  readonly fn: (tx: StoreTx) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
 export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database;
@@ -70,7 +92,13 @@ export class SqliteStore implements Store {
   private readonly values: LargeValues;
   private readonly mutex = new Mutex();
   private readonly busyTimeoutMs: number;
-  private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK', { run(): unknown }>;
+  private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK' | 'SAVEPOINT' | 'RELEASE' | 'ROLLBACK TO', { run(): unknown }>;
+  private readonly maxBatch: number;
+  private readonly windowMs: number;
+  /** Write transactions waiting for the next batch, in arrival order. */
+  private readonly pending: QueuedWrite[] = [];
+  private flushQueued = false;
+  private readonly batches = { batches: 0, transactions: 0, largest: 0 };
   private closed = false;
   /** The I/O error that failed the store (see the class comment); set once, never cleared. */
   private failure: CoworkError | undefined;
@@ -83,6 +111,15 @@ export class SqliteStore implements Store {
     }
     this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const group = { ...GROUP_COMMIT_DEFAULTS, ...options.groupCommit };
+    if (!Number.isInteger(group.maxBatch) || group.maxBatch < 1 || group.maxBatch > 10_000) {
+      throw new CoworkError('invalid_input', `groupCommit.maxBatch must be a whole number from 1 to 10000, not ${JSON.stringify(group.maxBatch)}`, { field: 'groupCommit.maxBatch' });
+    }
+    if (typeof group.windowMs !== 'number' || !(group.windowMs >= 0 && group.windowMs <= 1000)) {
+      throw new CoworkError('invalid_input', `groupCommit.windowMs must be from 0 to 1000, not ${JSON.stringify(group.windowMs)}`, { field: 'groupCommit.windowMs' });
+    }
+    this.maxBatch = group.maxBatch;
+    this.windowMs = group.windowMs;
     this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: 0 }));
     // Opening and migrating may meet another process's write lock: wait for it synchronously, once.
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
@@ -101,6 +138,9 @@ export class SqliteStore implements Store {
       'BEGIN DEFERRED': this.db.prepare('BEGIN DEFERRED'),
       COMMIT: this.db.prepare('COMMIT'),
       ROLLBACK: this.db.prepare('ROLLBACK'),
+      SAVEPOINT: this.db.prepare('SAVEPOINT group_item'),
+      RELEASE: this.db.prepare('RELEASE group_item'),
+      'ROLLBACK TO': this.db.prepare('ROLLBACK TO group_item'),
     };
     this.values = new LargeValues(options.valuesDir ?? join(dirname(options.path), 'values'), options.largeValueChars ?? 256 * 1024);
     this.tx = {
@@ -126,7 +166,11 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.inTransaction('BEGIN IMMEDIATE', fn);
+    if (this.maxBatch === 1) return this.inTransaction('BEGIN IMMEDIATE', fn);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.queueFlush();
+    });
   }
 
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -179,6 +223,104 @@ export class SqliteStore implements Store {
         throw mapped;
       }
     });
+  }
+
+  /** Write batches run so far and the transactions in them (benchmarks and tests read it). */
+  get groupCommitStats(): { readonly batches: number; readonly transactions: number; readonly largest: number } {
+    return { ...this.batches };
+  }
+
+  /** Queues one batch behind what holds the connection now; writers arriving meanwhile join it. */
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    const flush = (): void => void this.mutex.run(() => this.runBatch());
+    if (this.windowMs > 0 && this.pending.length < this.maxBatch) setTimeout(flush, this.windowMs);
+    else flush();
+  }
+
+  /**
+   * One batch of write transactions in one `BEGIN IMMEDIATE ... COMMIT`, each body in its own
+   * savepoint and in arrival order, so each sees the ones before it exactly as if they had committed
+   * one at a time. A body that throws is rolled back to its savepoint and fails alone; the others
+   * are answered only after the one COMMIT (its fsync) succeeded. A fault that ends the whole
+   * transaction (an I/O error, a failed COMMIT) fails every body that had not failed on its own.
+   */
+  private async runBatch(): Promise<void> {
+    this.flushQueued = false;
+    const batch = this.pending.splice(0, this.maxBatch);
+    if (this.pending.length > 0) this.queueFlush();
+    if (batch.length === 0) return;
+    this.batches.batches += 1;
+    this.batches.transactions += batch.length;
+    this.batches.largest = Math.max(this.batches.largest, batch.length);
+    const outcomes = await this.runWrites(batch);
+    batch.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.error);
+    });
+  }
+
+  private async runWrites(batch: readonly QueuedWrite[]): Promise<Outcome[]> {
+    const all = (error: unknown): Outcome[] => batch.map(() => ({ ok: false, error }));
+    if (this.closed) return all(new CoworkError('store_failed', 'the store is closed'));
+    if (this.failure) return all(failedStoreError(this.failure));
+    try {
+      await this.begin('BEGIN IMMEDIATE');
+    } catch (error) {
+      return all(this.mapWriteError(error));
+    }
+    const outcomes: Outcome[] = [];
+    const single = batch.length === 1;
+    for (const write of batch) {
+      if (!single) this.control.SAVEPOINT.run();
+      try {
+        const value = await write.fn(this.tx);
+        if (!single) this.control.RELEASE.run();
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        const mapped = this.mapWriteError(error);
+        if (this.db.inTransaction && !this.failure) {
+          if (single) this.rollback(error);
+          else this.undoItem(error);
+        }
+        if (!this.db.inTransaction || this.failure) {
+          // The whole transaction is gone: nothing before this body is committed either.
+          const lost = this.failure ?? mapped;
+          return [...outcomes.map((): Outcome => ({ ok: false, error: lost })), { ok: false, error: mapped }, ...batch.slice(outcomes.length + 1).map((): Outcome => ({ ok: false, error: lost }))];
+        }
+        outcomes.push({ ok: false, error: mapped });
+      }
+    }
+    if (!this.db.inTransaction) return outcomes;
+    try {
+      this.control.COMMIT.run();
+    } catch (error) {
+      if (this.db.inTransaction) this.rollback(error);
+      const mapped = this.mapWriteError(error);
+      return outcomes.map((o): Outcome => (o.ok ? { ok: false, error: mapped } : o));
+    }
+    return outcomes;
+  }
+
+  /** Undoes one body of a batch (its savepoint); a failure to do so fails the store. */
+  private undoItem(cause: unknown): void {
+    try {
+      this.control['ROLLBACK TO'].run();
+      this.control.RELEASE.run();
+    } catch (error) {
+      this.rollback(cause);
+      const mapped = toStoreError(error, true);
+      this.fail(isCoworkError(mapped) ? mapped : new CoworkError('store_io_error', `rollback to a savepoint failed: ${String(error)}`, {}, { cause: error }));
+    }
+  }
+
+  /** A write's error as callers see it; an I/O error fails the store (see the class comment). */
+  private mapWriteError(error: unknown): unknown {
+    const mapped = isCoworkError(error) ? error : toStoreError(error, true);
+    if (isCoworkError(mapped) && mapped.code === 'store_io_error' && String(mapped.details.sqliteCode).startsWith('SQLITE_IOERR')) this.fail(mapped);
+    return mapped;
   }
 
   /** Rolls back after `cause` failed the transaction; a rollback that fails too fails the store. */
