@@ -52,6 +52,12 @@ export class RawCasTarget implements CommitTarget {
     }
   }
 
+  /** Adds empty documents at revision 0 (the HTTP baseline's fresh resources per run). */
+  addDocuments(ids: readonly string[]): void {
+    const insert = this.db.prepare("INSERT INTO documents (id, revision, content) VALUES (?, 0, '')");
+    for (const id of ids) insert.run(id);
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }

@@ -1,10 +1,12 @@
 /**
  * HTTP commit throughput and latency of the real server (`createServer` over a temp workspace),
- * beside a bare fastify route on the same machine, and the ratio of the two. Each server runs in
- * a worker thread; autocannon drives it from the main thread. Prints figures; asserts nothing.
+ * beside two fastify baselines on the same machine: a bare route answering at once, and the same
+ * route doing the same compare-and-set in SQLite by hand (FULL, one fsync per request). Each
+ * server runs in a worker thread; autocannon drives it from the main thread. Measured with one
+ * connection and with several; prints figures and ratios; asserts nothing.
  *
  * BENCH_SECONDS (default 5) measured per server after BENCH_WARMUP_SECONDS (default 1);
- * BENCH_CONNECTIONS (default 10), each committing to its own text resource.
+ * BENCH_CONNECTIONS (default "1,10"), each connection committing to its own text resource.
  */
 import { machineLine } from '../runtime/report';
 import { runCommitLoad, type LoadResult } from './commit-load';
@@ -14,28 +16,33 @@ import { count, formatTable, ms } from './table';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
 
 interface Measured {
   readonly kind: ServerKind;
+  readonly connections: number;
   readonly load: LoadResult;
-  /** Revisions the cowork store holds from the measured run (null for the bare route). */
+  /** Revisions the cowork store holds from the measured run (null for the baselines). */
   readonly stored: number | null;
 }
 
 async function main(): Promise<void> {
   console.log(
-    `HTTP commits: POST /api/resources/:id/commits appending one character, autocannon, ${CONNECTIONS} connections ` +
+    `HTTP commits: POST /api/resources/:id/commits appending one character, autocannon, ${CONNECTIONS.join(' and ')} connection(s) ` +
       `(one text resource each), pipelining 1, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up`,
   );
-  console.log('each server in its own worker thread, autocannon on the main thread; cowork store synchronous=FULL (the default)');
+  console.log('each server in its own worker thread, autocannon on the main thread; cowork store and bare-cas synchronous=FULL');
   console.log(machineLine());
-  const bare = await measure('bare');
-  const cowork = await measure('cowork');
-  const person = await measure('cowork-person');
-  const unbatched = await measure('cowork-unbatched');
-  const rows = [bare, cowork, person, unbatched].map(({ kind, load, stored }) => [
+  const measured: Measured[] = [];
+  const most = Math.max(...CONNECTIONS);
+  for (const connections of CONNECTIONS) {
+    // The person's token and group commit off are compared at the most connections only.
+    const kinds: ServerKind[] = connections === most ? ['bare', 'bare-cas', 'cowork', 'cowork-person', 'cowork-unbatched'] : ['bare', 'bare-cas', 'cowork'];
+    for (const kind of kinds) measured.push(await measure(kind, connections));
+  }
+  const rows = measured.map(({ kind, connections, load, stored }) => [
     kind,
+    count(connections),
     count(load.requestsPerSecond),
     count(load.ok),
     count(load.non2xx),
@@ -47,29 +54,44 @@ async function main(): Promise<void> {
     stored === null ? '-' : count(stored),
   ]);
   console.log();
-  console.log(formatTable(['server', 'req/s', '2xx', 'non-2xx', '409', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored'], rows));
+  console.log(formatTable(['server', 'conns', 'req/s', '2xx', 'non-2xx', '409', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored'], rows));
   console.log();
-  const throughput = cowork.load.requestsPerSecond / bare.load.requestsPerSecond;
-  const latency = cowork.load.latency.p50Ms / bare.load.latency.p50Ms;
-  console.log(`cowork/bare: throughput ${throughput.toFixed(3)}, p50 latency x${latency.toFixed(1)}`);
-  console.log(`cowork-person/cowork: throughput ${(person.load.requestsPerSecond / cowork.load.requestsPerSecond).toFixed(3)}`);
-  console.log(`cowork/cowork-unbatched (group commit on/off): throughput ${(cowork.load.requestsPerSecond / unbatched.load.requestsPerSecond).toFixed(3)}, p99 ${ms(cowork.load.latency.p99Ms)} against ${ms(unbatched.load.latency.p99Ms)} ms`);
+  const find = (kind: ServerKind, connections: number): Measured | undefined => measured.find((m) => m.kind === kind && m.connections === connections);
+  for (const connections of CONNECTIONS) {
+    const cowork = find('cowork', connections)!;
+    const bare = find('bare', connections)!;
+    const cas = find('bare-cas', connections)!;
+    console.log(
+      `${connections} connection(s): cowork/bare-cas throughput ${(cowork.load.requestsPerSecond / cas.load.requestsPerSecond).toFixed(3)} (aim at 1: >= 0.66), ` +
+        `cowork/bare ${(cowork.load.requestsPerSecond / bare.load.requestsPerSecond).toFixed(3)}, p99 cowork ${ms(cowork.load.latency.p99Ms)} ms against bare-cas ${ms(cas.load.latency.p99Ms)} ms`,
+    );
+  }
+  const cowork = find('cowork', most)!;
+  const person = find('cowork-person', most)!;
+  const unbatched = find('cowork-unbatched', most)!;
+  const single = find('bare-cas', Math.min(...CONNECTIONS))!;
+  console.log(`${most} connections: cowork-person/cowork throughput ${(person.load.requestsPerSecond / cowork.load.requestsPerSecond).toFixed(3)}`);
+  console.log(
+    `${most} connections: cowork/cowork-unbatched (group commit on/off) throughput ${(cowork.load.requestsPerSecond / unbatched.load.requestsPerSecond).toFixed(3)}, ` +
+      `p99 ${ms(cowork.load.latency.p99Ms)} against ${ms(unbatched.load.latency.p99Ms)} ms; ` +
+      `against the single-connection bare-cas route ${(cowork.load.requestsPerSecond / single.load.requestsPerSecond).toFixed(3)} (aim: >= 1 with p99 < 10 ms)`,
+  );
   console.log(LEGEND);
 }
 
-async function measure(kind: ServerKind): Promise<Measured> {
+async function measure(kind: ServerKind, connections: number): Promise<Measured> {
   const server = await ServerThread.start(kind);
   try {
     const load = async (seconds: number): Promise<{ load: LoadResult; stored: number | null }> => {
       // Fresh resources per run: a commit still in flight when autocannon stops leaves its
       // connection's revision stale, which would make the next run start with a conflict.
-      const { resources } = await server.request({ type: 'create', count: CONNECTIONS }, 'created');
+      const { resources } = await server.request({ type: 'create', count: connections }, 'created');
       const result = await runCommitLoad({ url: server.url, token: server.token, resources, seconds });
       const { commits } = await server.request({ type: 'count', since: resources }, 'counted');
       return { load: result, stored: commits };
     };
     if (WARMUP_SECONDS > 0) await load(WARMUP_SECONDS);
-    return { kind, ...(await load(SECONDS)) };
+    return { kind, connections, ...(await load(SECONDS)) };
   } finally {
     await server.stop();
   }
@@ -86,7 +108,9 @@ cowork   the owner's token; cowork-person: a person's token (hashed and looked u
          arrive together share one COMMIT and fsync, each answered after it.
 cowork-unbatched  the owner's token, group commit off (maxBatch 1): one COMMIT and fsync per commit.
 bare     fastify with one POST route on the same path returning {revision: n}: JSON body parsing
-         and routing, no auth, validation or store. The ratio is what the server costs on top.`;
+         and routing, no auth, validation or store. The ratio is what the server costs on top.
+bare-cas the same route doing the compare-and-set by hand in SQLite (WAL, synchronous=FULL,
+         BEGIN IMMEDIATE, one COMMIT and fsync per request): what a person would write.`;
 
 main().catch((error) => {
   console.error(error);

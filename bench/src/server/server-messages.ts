@@ -1,9 +1,10 @@
 /**
  * Which server a worker thread runs: the real cowork server (driven with the owner's token, or with
  * a person's, which is looked up in the store on every request; or with group commit off: each commit
- * its own COMMIT and fsync), or a bare fastify route to compare with.
+ * its own COMMIT and fsync), or a bare fastify route to compare with (answering at once, or doing the
+ * same compare-and-set in SQLite by hand).
  */
-export type ServerKind = 'cowork' | 'cowork-person' | 'cowork-unbatched' | 'bare';
+export type ServerKind = 'cowork' | 'cowork-person' | 'cowork-unbatched' | 'bare' | 'bare-cas';
 
 /** What the main thread hands the server's worker when it starts it. */
 export interface ServerWorkerInput {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, Host, UserDirectory } from '@cowork/host/embed';
 import Fastify from 'fastify';
+import { prepareRawDatabase, RawCasTarget } from '../runtime/raw-cas';
 import type { ResourceHead } from './server-messages';
 
 export const BENCH_OPERATOR = 'human:bench';
@@ -102,6 +103,52 @@ export async function startBare(): Promise<ServerTarget> {
     },
     async close() {
       await app.close();
+    },
+  };
+}
+
+/**
+ * The baseline a person would write by hand: fastify with the same POST route doing the same
+ * compare-and-set in SQLite (WAL, synchronous=FULL, BEGIN IMMEDIATE: runtime/raw-cas.ts), one
+ * COMMIT and fsync per request, answering {revision} or 409 {currentRevision}. No auth, no
+ * validation beyond the body's shape, no candidates, events or live clients.
+ */
+export async function startBareCas(): Promise<ServerTarget> {
+  const dir = mkdtempSync(join(tmpdir(), 'cowork-bench-bare-cas-'));
+  prepareRawDatabase(dir, 'FULL', 0);
+  const cas = new RawCasTarget(dir, 'FULL');
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  let created = 0;
+  app.post<{ Params: { id: string }; Body: { baseRevision?: unknown } }>('/api/resources/:id/commits', async (request, reply) => {
+    const base = request.body?.baseRevision;
+    if (typeof base !== 'number') return reply.code(400).send({ error: 'baseRevision' });
+    const attempt = cas.tryCommit(request.params.id, base, BENCH_OPERATOR);
+    return attempt.ok ? { revision: attempt.revision } : reply.code(409).send({ error: { code: 'revision_conflict', currentRevision: attempt.currentRevision } });
+  });
+  await app.listen({ host: LISTEN_HOST, port: 0 });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the bare CAS server has no TCP address');
+  return {
+    url: `http://${LISTEN_HOST}:${address.port}`,
+    token: 'unused',
+    async create(count) {
+      const ids = Array.from({ length: count }, () => `doc${++created}`);
+      cas.addDocuments(ids);
+      return ids.map((id) => ({ id, revision: 0 }));
+    },
+    async commit() {
+      throw new Error('the bare CAS server takes commits over HTTP only');
+    },
+    async countSince() {
+      return null;
+    },
+    async close() {
+      try {
+        await app.close();
+      } finally {
+        await cas.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -4,10 +4,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ServerReply, ServerRequest, ServerWorkerInput } from './server-messages';
-import { startBare, startCowork, type ServerTarget } from './server-targets';
+import { startBare, startBareCas, startCowork, type ServerTarget } from './server-targets';
 
 async function main(port: NonNullable<typeof parentPort>, input: ServerWorkerInput): Promise<void> {
-  const target = input.kind === 'bare' ? await startBare() : await startCowork({ asPerson: input.kind === 'cowork-person', unbatched: input.kind === 'cowork-unbatched' });
+  const target =
+    input.kind === 'bare' ? await startBare() : input.kind === 'bare-cas' ? await startBareCas() : await startCowork({ asPerson: input.kind === 'cowork-person', unbatched: input.kind === 'cowork-unbatched' });
   const reply = (message: ServerReply): void => port.postMessage(message);
   // One request at a time, in arrival order, so replies match requests one to one.
   let queue = Promise.resolve();
