@@ -73,13 +73,21 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
   });
   try {
     const taskId = await runtime.startTask('benchmark turns');
+    const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
+    const before = stats();
     const started = performance.now();
     await runtime.runTask(taskId);
+    const after = stats();
     turnStarts.push(performance.now());
     const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i]!);
     const s = summarizeLatencies(perTurn.slice(5)); // leave out warm-up turns
     const total = performance.now() - started;
-    console.log(`${label.padEnd(34)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (total / 1000)).toFixed(0).padStart(8)}`);
+    // A batch that wrote rows is one COMMIT that fsyncs (synchronous=FULL); one that wrote nothing does not.
+    const perTurn2 = (n: number): string => (n / TURNS).toFixed(1).padStart(9);
+    console.log(
+      `${label.padEnd(34)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (total / 1000)).toFixed(0).padStart(8)}` +
+        `${perTurn2(after.transactions - before.transactions)}${perTurn2(after.durable - before.durable)}`,
+    );
   } finally {
     await runtime.close();
     await close();
@@ -132,7 +140,7 @@ async function contextBuild(size: number): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
-  console.log(`${'model'.padEnd(34)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}`);
+  console.log(`${'model'.padEnd(34)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}`);
   await turnOverhead('in-process, zero latency', async () => ({ provider: new InstantProvider(TURNS), close: async () => undefined }));
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;

@@ -91,7 +91,7 @@ describe('SQLite store', () => {
     expect((await visibleWhenAnswered).map((e) => e.type)).toEqual(['a', 'a', 'c', 'd']);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([2, 'b changed its mind', 3, 4]);
     expect(seen).toEqual(['a:0', 'a:1', 'b:2', 'c:2', 'd:3']);
-    expect(store.groupCommitStats).toEqual({ batches: 1, transactions: 5, largest: 5 });
+    expect(store.groupCommitStats).toEqual({ batches: 1, transactions: 5, largest: 5, durable: 1 });
     expect((await store.read((tx) => tx.events.list(0))).map((e) => [e.seq, e.type])).toEqual([[1, 'a'], [2, 'a'], [3, 'c'], [4, 'd']]);
 
     // maxBatch 1: each its own transaction, as without group commit; a window gathers later writers.

@@ -98,7 +98,8 @@ export class SqliteStore implements Store {
   /** Write transactions waiting for the next batch, in arrival order. */
   private readonly pending: QueuedWrite[] = [];
   private flushQueued = false;
-  private readonly batches = { batches: 0, transactions: 0, largest: 0 };
+  private readonly batches = { batches: 0, transactions: 0, largest: 0, durable: 0 };
+  private readonly totalChanges: { get(): unknown };
   private closed = false;
   /** The I/O error that failed the store (see the class comment); set once, never cleared. */
   private failure: CoworkError | undefined;
@@ -142,6 +143,7 @@ export class SqliteStore implements Store {
       RELEASE: this.db.prepare('RELEASE group_item'),
       'ROLLBACK TO': this.db.prepare('ROLLBACK TO group_item'),
     };
+    this.totalChanges = this.db.prepare('SELECT total_changes()').pluck();
     this.values = new LargeValues(options.valuesDir ?? join(dirname(options.path), 'values'), options.largeValueChars ?? 256 * 1024);
     this.tx = {
       resources: new SqliteResourceRepo(this.db, this.values),
@@ -226,7 +228,7 @@ export class SqliteStore implements Store {
   }
 
   /** Write batches run so far and the transactions in them (benchmarks and tests read it). */
-  get groupCommitStats(): { readonly batches: number; readonly transactions: number; readonly largest: number } {
+  get groupCommitStats(): { readonly batches: number; readonly transactions: number; readonly largest: number; readonly durable: number } {
     return { ...this.batches };
   }
 
@@ -254,7 +256,17 @@ export class SqliteStore implements Store {
     this.batches.batches += 1;
     this.batches.transactions += batch.length;
     this.batches.largest = Math.max(this.batches.largest, batch.length);
-    const outcomes = await this.runWrites(batch);
+    let outcomes: Outcome[];
+    try {
+      const changesBefore = this.closed ? undefined : this.totalChanges.get();
+      outcomes = await this.runWrites(batch);
+      // A COMMIT that wrote rows is one fsync (synchronous=FULL); one that wrote none writes nothing.
+      if (!this.closed && changesBefore !== undefined && outcomes.some((o) => o.ok) && this.totalChanges.get() !== changesBefore) this.batches.durable += 1;
+    } catch (error) {
+      // Never leave a caller unanswered.
+      const mapped = this.mapWriteError(error);
+      outcomes = batch.map(() => ({ ok: false, error: mapped }));
+    }
     batch.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) write.resolve(outcome.value);
