@@ -8,7 +8,7 @@ import type { Json } from '../store/records';
 import type { Store } from '../store/store';
 import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
 import { buildContext } from './context-builder';
-import { loadRecentContext, PAGE } from './context-loader';
+import { loadRecentContext, PAGE, RecentContextCache } from './context-loader';
 import { asJson } from '../util/json';
 import { toChatMessage, unansweredToolCalls } from './conversation';
 import { compactConversation } from './compaction';
@@ -76,6 +76,8 @@ const INTERRUPTED = Symbol('interrupted');
 export class AgentLoop {
   private compactRequested = false;
   private readonly validators = new Map<string, ValidateFunction>();
+  /** The parsed tail of this agent's log, so each turn reads only what was logged since the last. */
+  private readonly recent = new RecentContextCache();
 
   constructor(private readonly setup: LoopSetup) {}
 
@@ -124,7 +126,7 @@ export class AgentLoop {
     const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
     const tokenizer = tokenizerFor(s.provider.model);
     const tools = s.tools.map((t) => t.spec);
-    const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens, tokenizer);
+    const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens, tokenizer, this.recent);
     const context = buildContext({
       instructions: s.instructions,
       memory: s.memory(),
