@@ -17,6 +17,8 @@ interface ServerFrame {
  */
 export class Subscriber {
   private expected = 0;
+  /** The raw text of the last revision frame received, so a run can show (and copy) what the server sends. */
+  lastRevisionFrame: string | undefined;
   private subscribed: { resolve: () => void; reject: (error: Error) => void } | undefined;
 
   private constructor(
@@ -55,6 +57,7 @@ export class Subscriber {
     if (frame.type === 'revision' && frame.revision !== undefined) {
       if (frame.revision !== this.expected) this.tally.gaps++;
       this.expected = frame.revision + 1;
+      this.lastRevisionFrame = text;
       this.tally.record(frame.revision, receivedAt - Number(frame.op?.text));
     } else if (frame.type === 'subscribed') {
       this.subscribed?.resolve();
