@@ -37,6 +37,8 @@ export interface HubAccess {
 export class LiveHub {
   private readonly connections = new Set<Connection>();
   private readonly byResource = new Map<string, Set<ResourceSubscription>>();
+  /** Revision events queued to go out, per resource (see onRevision). */
+  private readonly fanningOut = new Map<string, number>();
   private readonly parser = new MessageParser();
   private readonly stopListening: () => void;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -101,11 +103,22 @@ export class LiveHub {
     }
   }
 
+  /**
+   * A revision event, published once its commit is durable: serialised once, to bytes, and sent to
+   * the resource's subscribers on the next turn of the event loop, so the commit that made it
+   * answers its caller without waiting for a thousand sends. Events keep their order (setImmediate
+   * runs callbacks in the order they were queued); a subscriber skips what its catch-up already sent.
+   */
   private onRevision(event: RevisionEvent): void {
-    const subs = this.byResource.get(event.resourceId);
-    if (!subs) return;
-    const text = JSON.stringify(revisionMessage(event));
-    for (const sub of subs) sub.onLive(event, text);
+    if (!this.byResource.has(event.resourceId)) return;
+    const frame = Buffer.from(JSON.stringify(revisionMessage(event)));
+    this.fanningOut.set(event.resourceId, (this.fanningOut.get(event.resourceId) ?? 0) + 1);
+    setImmediate(() => {
+      const left = (this.fanningOut.get(event.resourceId) ?? 1) - 1;
+      if (left === 0) this.fanningOut.delete(event.resourceId);
+      else this.fanningOut.set(event.resourceId, left);
+      for (const sub of this.byResource.get(event.resourceId) ?? []) sub.onLive(event, frame);
+    });
   }
 
   private register(sub: ResourceSubscription): void {
@@ -130,6 +143,8 @@ export class LiveHub {
     try {
       await this.closeRevoked();
       for (const [resourceId, subs] of [...this.byResource]) {
+        // A revision of this process still on its way to the subscribers is not theirs to catch up on.
+        if (this.fanningOut.has(resourceId)) continue;
         const positions = new Set([...subs].filter((s) => s.live).map((s) => s.revision));
         for (const position of positions) {
           const newer = await this.host.resources.history(resourceId, { after: position, limit: 1 });

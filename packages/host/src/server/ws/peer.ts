@@ -32,10 +32,14 @@ export class Peer {
     return !this.dropped && this.socket.readyState === this.socket.OPEN;
   }
 
-  /** Sends a frame unless the client is too far behind (then it is dropped). False when not sent. */
-  sendText(text: string): boolean {
+  /**
+   * Sends a text frame unless the client is too far behind (then it is dropped). False when not
+   * sent. Bytes (UTF-8 JSON encoded once for many clients) go out as a text frame without another copy.
+   */
+  sendText(text: string | Buffer): boolean {
     if (!this.sendable()) return false;
-    this.socket.send(text);
+    if (typeof text === 'string') this.socket.send(text);
+    else this.socket.send(text, { binary: false });
     return true;
   }
 

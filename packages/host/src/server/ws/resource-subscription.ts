@@ -45,8 +45,8 @@ export class ResourceSubscription {
     void this.catchUp();
   }
 
-  /** A live revision event; `text` is its message, serialised once for every subscriber. */
-  onLive(event: RevisionEvent, text: string): void {
+  /** A live revision event; `frame` is its message, serialised once for every subscriber. */
+  onLive(event: RevisionEvent, frame: Buffer): void {
     if (this.state === 'closed') return;
     if (this.state === 'catching_up') {
       this.dirty = true;
@@ -54,7 +54,7 @@ export class ResourceSubscription {
     }
     if (event.revision <= this.lastSent) return;
     if (event.revision === this.lastSent + 1) {
-      if (this.deps.peer.sendText(text)) this.lastSent = event.revision;
+      if (this.deps.peer.sendText(frame)) this.lastSent = event.revision;
       return;
     }
     void this.catchUp();
