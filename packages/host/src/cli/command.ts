@@ -1,4 +1,5 @@
 import type { Host } from '../host';
+import type { ResourceApi } from '../plugins/resource-api';
 import type { CliIo, Output } from './output';
 
 /**
@@ -57,9 +58,33 @@ export interface CliContext {
   /**
    * Opens the workspace's host for `fn` and always closes it after, whatever `fn` does. Stored
    * monitors are polled only when `pollMonitors` is set (long-lived commands: `run`, `serve`).
+   * `kind` says that the command works on resources of that kind only (see `WithHostOptions`).
    */
-  withHost<T>(fn: (host: Host) => Promise<T>, options?: { reportPluginProblems?: boolean; pollMonitors?: boolean }): Promise<T>;
+  withHost<T>(fn: (host: Host) => Promise<T>, options?: WithHostOptions): Promise<T>;
+  /**
+   * Runs `fn` on the workspace's stored resources alone, without opening a host or loading any
+   * plugin: for commands that only read records (`resources show`, `list`, `history`, `changes`).
+   * The reads, their checks and their errors are the host's own (its resource service); a
+   * workspace without a database yet is opened through the host, as before.
+   */
+  withStoredResources<T>(fn: (resources: StoredResources) => Promise<T>): Promise<T>;
+  /** The kind of a stored resource, or undefined when there is none to read (the host then answers). */
+  kindOf(resourceId: string): Promise<string | undefined>;
 }
+
+export interface WithHostOptions {
+  readonly reportPluginProblems?: boolean;
+  readonly pollMonitors?: boolean;
+  /**
+   * The one kind the command needs. When it is built into the host (`text`) and the plugins are
+   * the installed ones (no --plugins, no COWORK_PLUGINS), none of them is imported: their code
+   * cannot change what a command on that kind does. Plugins named explicitly always load.
+   */
+  readonly kind?: string;
+}
+
+/** The resource reads that need no plugin: records as stored. */
+export type StoredResources = Pick<ResourceApi, 'get' | 'list' | 'history' | 'changes'>;
 
 /** Options every command takes. */
 export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {

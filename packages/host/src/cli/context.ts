@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
-import { Host } from '../host';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { textPlugin } from '../plugins/builtin/text-plugin';
 import { discoverInstalledPlugins } from '../plugins/discover';
-import type { CliContext, LeafArgs } from './command';
+import type { CliContext, LeafArgs, StoredResources } from './command';
 import type { CliIo, Output } from './output';
 
 export const DEFAULT_WORKSPACE = '.cowork';
@@ -10,36 +11,110 @@ export const DEFAULT_WORKSPACE = '.cowork';
  * The context of one command: the workspace and plugins from the common options (then the
  * environment, then the defaults: ./.cowork and every installed plugin), resolved against the
  * caller's cwd.
+ *
+ * Nothing heavy loads here: the host (and with it the MCP SDK, the coordinator, the plugins) is
+ * required when a command opens it, so `--help`, usage errors and the commands that only read
+ * stored records start in a fraction of the time (see bench/src/runtime/cli-start.ts).
  */
 export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContext {
   const workspace = args.option('workspace') || io.env.COWORK_WORKSPACE || DEFAULT_WORKSPACE;
   const named = args.option('plugins') ?? io.env.COWORK_PLUGINS;
   const workspaceDir = resolve(io.cwd, workspace);
-  // Without --plugins or COWORK_PLUGINS, every installed plugin loads (an empty value means none).
-  const pluginModules =
-    named === undefined
-      ? discoverInstalledPlugins(io.cwd)
-      : named
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== '');
+  // Without --plugins or COWORK_PLUGINS, every installed plugin loads (an empty value means none)
+  // when a command opens the host; see `withHost` and `withStoredResources` for the exceptions.
+  const installed = named === undefined;
+  const namedModules = installed
+    ? []
+    : named
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '');
+  // Finding the installed plugins reads every package.json in node_modules (tens of ms): only
+  // when a command asks for them.
+  let discovered: string[] | undefined;
+  const pluginModules = (): readonly string[] => (installed ? (discovered ??= discoverInstalledPlugins(io.cwd)) : namedModules);
+
+  const withHost: CliContext['withHost'] = async (fn, options = {}) => {
+    // A kind built into the host needs no installed plugin: one that brought the same kind again
+    // would be refused as a duplicate, and no other plugin takes part in a command on it.
+    const modules = installed && options.kind !== undefined && BUILT_IN_KINDS.has(options.kind) ? [] : pluginModules();
+    const { Host } = loadHost();
+    const host = await Host.open({ workspaceDir, pluginModules: modules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
+    try {
+      if (options.reportPluginProblems !== false) {
+        for (const problem of host.pluginProblems) {
+          out.warn(`plugin ${problem.plugin} was not loaded: ${problem.problems.join('; ')}`);
+        }
+      }
+      return await fn(host);
+    } finally {
+      await host.close();
+    }
+  };
+
   return {
     io,
     out,
     workspaceDir,
-    pluginModules,
-    async withHost(fn, options = {}) {
-      const host = await Host.open({ workspaceDir, pluginModules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
+    get pluginModules() {
+      return pluginModules();
+    },
+    withHost,
+    async withStoredResources(fn) {
+      const stored = openStoredResources(workspaceDir);
+      // No database yet: the host creates the workspace as it always has.
+      if (!stored) return withHost((host) => fn(host.resources));
       try {
-        if (options.reportPluginProblems !== false) {
-          for (const problem of host.pluginProblems) {
-            out.warn(`plugin ${problem.plugin} was not loaded: ${problem.problems.join('; ')}`);
-          }
-        }
-        return await fn(host);
+        return await fn(stored.resources);
       } finally {
-        await host.close();
+        await stored.close();
+      }
+    },
+    async kindOf(resourceId) {
+      try {
+        const stored = openStoredResources(workspaceDir);
+        if (!stored) return undefined;
+        try {
+          return (await stored.resources.get(resourceId)).kind;
+        } finally {
+          await stored.close();
+        }
+      } catch {
+        // Whatever went wrong, the host meets it again and reports it as it always has.
+        return undefined;
       }
     },
   };
+}
+
+/** The kinds every host has without plugins. */
+const BUILT_IN_KINDS: ReadonlySet<string> = new Set(textPlugin.kinds.map((kind) => kind.name));
+
+/*
+ * Modules required when a command uses them rather than when the CLI starts: the host alone
+ * brings several hundred modules (the MCP SDK, TypeBox, Ajv, the coordinator, the agents).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const loadHost = (): typeof import('../host') => require('../host');
+const loadOpenStore = (): typeof import('../store/open-store') => require('../store/open-store');
+const loadResourceService = (): typeof import('../resources/resource-service') => require('../resources/resource-service');
+const loadRegistry = (): typeof import('../plugins/registry') => require('../plugins/registry');
+const loadRevisionEvents = (): typeof import('../resources/revision-events') => require('../resources/revision-events');
+const loadResourceDeps = (): typeof import('../resources/resource-deps') => require('../resources/resource-deps');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * The workspace's resource service on its store alone: no plugin is registered, so only the reads
+ * that need none may be made (`StoredResources`). Undefined when the workspace has no database.
+ */
+function openStoredResources(workspaceDir: string): { resources: StoredResources; close(): Promise<void> } | undefined {
+  const { DATABASE_FILE, openWorkspaceStore } = loadOpenStore();
+  if (!existsSync(join(workspaceDir, DATABASE_FILE))) return undefined;
+  const store = openWorkspaceStore(workspaceDir);
+  const { ResourceService } = loadResourceService();
+  const { PluginRegistry } = loadRegistry();
+  const { RevisionEvents } = loadRevisionEvents();
+  const { DEFAULT_RESOURCE_LIMITS } = loadResourceDeps();
+  const resources = new ResourceService({ store, registry: new PluginRegistry(), events: new RevisionEvents(), limits: DEFAULT_RESOURCE_LIMITS, now: () => new Date().toISOString() });
+  return { resources, close: () => store.close() };
 }

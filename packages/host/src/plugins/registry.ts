@@ -1,4 +1,4 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import type { default as Ajv, ValidateFunction } from 'ajv';
 import { CoworkError, isCoworkError } from '../errors';
 import { checkDuplicates, checkKind, checkPluginShape, checkSuite, checkTool } from './manifest-checks';
 import type { SuiteDefinition } from './suite';
@@ -29,10 +29,23 @@ export interface PluginProblem {
  * takes the whole plugin or none of it.
  */
 export class PluginRegistry {
-  private readonly ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  private compiler: Ajv | undefined;
   private readonly pluginsByName = new Map<string, PluginDefinition>();
   private readonly kindsByName = new Map<string, RegisteredKind>();
   private readonly toolsByName = new Map<string, RegisteredTool>();
+
+  /**
+   * The schema compiler, made on first use: Ajv is some 30 ms of module loading, which a registry
+   * that is only read (a CLI command on stored records) never needs.
+   */
+  private get ajv(): Ajv {
+    if (!this.compiler) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const AjvClass = (require('ajv') as typeof import('ajv')).default;
+      this.compiler = new AjvClass({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+    }
+    return this.compiler;
+  }
 
   /** Registers a plugin or throws `invalid_plugin` listing every problem found. */
   register(plugin: PluginDefinition): void {

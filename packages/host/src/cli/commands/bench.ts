@@ -1,24 +1,33 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CoworkError } from '../../errors';
-import { compareResults } from '../../evaluation/pairwise';
-import { summarize } from '../../evaluation/metrics';
-import { reportHtml } from '../../evaluation/report-html';
-import { RESULTS_FORMAT, type ResultsFile } from '../../evaluation/results-format';
-import { formatComparison, formatResultsTable } from '../../evaluation/results-table';
-import { runSuite, type SuiteRunOptions } from '../../evaluation/runner';
-import { recordSuiteRun, requireTaskOf } from '../../evaluation/suite-run-record';
-import { runView } from '../../agents/runs';
-import { availableSuites, findSuite } from '../../evaluation/suites';
-import { loadSuiteTasks } from '../../evaluation/task-file';
+import type { ResultsFile } from '../../evaluation/results-format';
+import type { SuiteRunOptions } from '../../evaluation/runner';
 import type { TrialModel } from '../../evaluation/trial';
 import type { ModelProvider } from '../../models/types';
 import { modelConfigFromEnv } from '../../models';
 import type { TextModel } from '../../plugins/suite';
-import { BENCH_RUNS_DIR } from '../../server/routes/bench';
 import { group, leaf, type CliContext, type LeafArgs } from '../command';
 import { modelOverrides, providerOrExit } from './run';
 import { defaultOperator, operatorOption } from '../values';
+
+/*
+ * The evaluation modules (the runner, the suites and their plugins, the report page) load when a
+ * bench command runs, not when the CLI starts.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const pairwise = (): typeof import('../../evaluation/pairwise') => require('../../evaluation/pairwise');
+const metrics = (): typeof import('../../evaluation/metrics') => require('../../evaluation/metrics');
+const reportPage = (): typeof import('../../evaluation/report-html') => require('../../evaluation/report-html');
+const resultsFormat = (): typeof import('../../evaluation/results-format') => require('../../evaluation/results-format');
+const resultsTable = (): typeof import('../../evaluation/results-table') => require('../../evaluation/results-table');
+const runner = (): typeof import('../../evaluation/runner') => require('../../evaluation/runner');
+const suiteRunRecord = (): typeof import('../../evaluation/suite-run-record') => require('../../evaluation/suite-run-record');
+const runs = (): typeof import('../../agents/runs') => require('../../agents/runs');
+const suites = (): typeof import('../../evaluation/suites') => require('../../evaluation/suites');
+const taskFile = (): typeof import('../../evaluation/task-file') => require('../../evaluation/task-file');
+const benchRoutes = (): typeof import('../../server/routes/bench') => require('../../server/routes/bench');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * `cowork bench`: benchmark suites of tasks run as real host tasks and scored by deterministic
@@ -31,10 +40,10 @@ const listCommand = leaf({
   positionals: [],
   options: { data: { value: 'DIR', description: "a suite's data folder, for suites read from a public benchmark's data" } },
   async run(args, context) {
-    const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
+    const available = await suites().availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
     const rows = [];
-    for (const { plugin, suite } of suites) {
-      const tasks = await loadSuiteTasks(suite, { data: args.option('data') }).catch((error: unknown) => error as Error);
+    for (const { plugin, suite } of available) {
+      const tasks = await taskFile().loadSuiteTasks(suite, { data: args.option('data') }).catch((error: unknown) => error as Error);
       rows.push({
         suite: suite.name,
         plugin,
@@ -79,15 +88,15 @@ const runSuiteCommand = leaf({
   async run(args, context) {
     const taskId = args.option('task');
     const operator = args.option('operator') === undefined ? defaultOperator(context.io) : operatorOption(args.option('operator')!);
-    if (taskId !== undefined) await context.withHost(async (host) => requireTaskOf(host, taskId));
-    const suites = await availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
-    const { suite, pluginModules } = findSuite(suites, args.positional('SUITE'));
+    if (taskId !== undefined) await context.withHost(async (host) => suiteRunRecord().requireTaskOf(host, taskId));
+    const available = await suites().availableSuites({ pluginModules: context.pluginModules, resolveFrom: context.io.cwd });
+    const { suite, pluginModules } = suites().findSuite(available, args.positional('SUITE'));
     const trials = positiveInteger(args.option('trials') ?? '1', 'trials');
     const split = splitOption(args.option('split'));
     const replay = args.option('replay');
     const model = trialModel(args, context, replay);
     // By default in the workspace, where `cowork serve` lists the runs and serves their reports.
-    const outDir = args.option('out') ? resolve(context.io.cwd, args.option('out')!) : join(context.workspaceDir, BENCH_RUNS_DIR, `${suite.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const outDir = args.option('out') ? resolve(context.io.cwd, args.option('out')!) : join(context.workspaceDir, benchRoutes().BENCH_RUNS_DIR, `${suite.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const options: SuiteRunOptions = {
       suite,
       trials,
@@ -107,12 +116,12 @@ const runSuiteCommand = leaf({
         else progress(`[${event.index + 1}/${event.total}] ${event.result.task} trial ${event.result.trial}: ${event.result.status === 'invalid' ? `invalid (${event.result.reason})` : `${event.result.score}/${event.result.maxScore}${event.result.passed ? ' all passed' : ''}`}`);
       },
     };
-    const results = await runSuite(options);
+    const results = await runner().runSuite(options);
     writeHtml(args, context, results);
     const resultsPath = join(outDir, 'results.json');
-    const run = taskId === undefined ? null : await context.withHost(async (host) => runView(await recordSuiteRun(host, taskId, results, resultsPath, operator)));
-    context.out.result({ outDir, results: resultsPath, summary: summarize(results), ...(run ? { run } : {}) }, ({ summary }) => [
-      ...formatResultsTable(summary),
+    const run = taskId === undefined ? null : await context.withHost(async (host) => runs().runView(await suiteRunRecord().recordSuiteRun(host, taskId, results, resultsPath, operator)));
+    context.out.result({ outDir, results: resultsPath, summary: metrics().summarize(results), ...(run ? { run } : {}) }, ({ summary }) => [
+      ...resultsTable().formatResultsTable(summary),
       `results: ${resultsPath}`,
       ...(run ? [`recorded as run ${(run as { id: string }).id} of task ${taskId}`] : []),
     ]);
@@ -130,8 +139,9 @@ const reportCommand = leaf({
     const results = readResults(resolve(context.io.cwd, args.positional('RUN')));
     const other = args.option('compare') ? readResults(resolve(context.io.cwd, args.option('compare')!)) : undefined;
     writeHtml(args, context, results, other);
-    const summary = summarize(results);
-    const comparison = other ? compareResults(results.trials, other.trials) : undefined;
+    const summary = metrics().summarize(results);
+    const comparison = other ? pairwise().compareResults(results.trials, other.trials) : undefined;
+    const { formatComparison, formatResultsTable } = resultsTable();
     context.out.result({ summary, ...(comparison ? { comparison } : {}) }, () => [...formatResultsTable(summary), ...(comparison ? ['', ...formatComparison(comparison)] : [])]);
   },
 });
@@ -159,13 +169,14 @@ function textModel(provider: ModelProvider): TextModel {
 
 function writeHtml(args: LeafArgs, context: CliContext, results: ResultsFile, other?: ResultsFile): void {
   const html = args.option('html');
-  if (html) writeFileSync(resolve(context.io.cwd, html), reportHtml(results, other ? { compareWith: other } : {}));
+  if (html) writeFileSync(resolve(context.io.cwd, html), reportPage().reportHtml(results, other ? { compareWith: other } : {}));
 }
 
 function readResults(path: string): ResultsFile {
   const file = existsSync(join(path, 'results.json')) ? join(path, 'results.json') : path;
   if (!existsSync(file)) throw new CoworkError('not_found', `no results at ${path}`, { path });
   const results = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
+  const { RESULTS_FORMAT } = resultsFormat();
   if (results.format !== RESULTS_FORMAT) throw new CoworkError('invalid_input', `${file} is not a results file (${RESULTS_FORMAT})`, { file });
   return results;
 }

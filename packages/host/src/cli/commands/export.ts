@@ -17,12 +17,12 @@ export const exportCommand = leaf({
     out: { value: 'FILE', description: 'where to write it (default: <id>-r<revision>.<extension> in the current directory)' },
     revision: { value: 'N', description: 'export this revision (default: the current one)' },
   },
-  async run(args, { io, out, withHost }) {
+  async run(args, { io, out, withHost, kindOf }) {
     const id = args.positional('ID');
     const format = args.required('format');
     const revisionText = args.option('revision');
     const revision = revisionText === undefined ? undefined : parseRevisionOption('revision', revisionText);
-    const result = await withHost((host) => host.exports.export(id, format, { revision }));
+    const result = await withHost((host) => host.exports.export(id, format, { revision }), { kind: await kindOf(id) });
     // --out is the person's own choice (anywhere they can write), checked as text; the default name
     // comes from the host and the plugin's extension, so it must stay in the current directory.
     const given = args.option('out');

@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { CoworkError } from '../../errors';
-import { MAX_IMPORT_BYTES } from '../../resources/import-service';
 import { checkPathText } from '../../util/paths';
 import { leaf } from '../command';
 import { defaultOperator, operatorOption } from '../values';
@@ -27,7 +26,7 @@ export const importCommand = leaf({
     const given = args.option('operator');
     const operator = given === undefined ? defaultOperator(io) : operatorOption(given);
     const data = readImportFile(path);
-    const resource = await withHost((host) => host.imports.importFile({ kind, format, data, fileName: basename(path), operator }));
+    const resource = await withHost((host) => host.imports.importFile({ kind, format, data, fileName: basename(path), operator }), { kind });
     out.result({ id: resource.id, kind: resource.kind, revision: resource.revision, from: path }, (r) => [
       `created ${r.id} (${r.kind}) at revision ${r.revision} from ${r.from}`,
     ]);
@@ -44,6 +43,9 @@ function readImportFile(path: string): Uint8Array {
     if (error instanceof CoworkError) throw error;
     throw new CoworkError('invalid_input', `cannot read ${path}: ${(error as Error).message}`);
   }
+  // The import service (and the resource protocol under it) loads only when an import runs.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { MAX_IMPORT_BYTES } = require('../../resources/import-service') as typeof import('../../resources/import-service');
   if (size > MAX_IMPORT_BYTES) {
     throw new CoworkError('content_too_large', `${path} is ${size} bytes; imports take at most ${MAX_IMPORT_BYTES}`, { size, limit: MAX_IMPORT_BYTES });
   }

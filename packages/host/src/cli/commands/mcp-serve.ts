@@ -1,9 +1,3 @@
-import { McpHostServer, serveStdio } from '../../mcp-server';
-import { mcpTaskPort } from '../../server/mcp-task-port';
-import { hostVersion } from '../../server/routes/meta';
-import { modelFrom } from '../../server/serve';
-import { TaskEvents } from '../../server/task-events';
-import { TaskRunner } from '../../server/task-runner';
 import { leaf } from '../command';
 
 /**
@@ -24,6 +18,15 @@ export const mcpServeCommand = leaf({
   positionals: [],
   options: {},
   async run(_args, { io, withHost }) {
+    // The MCP server and the task runner load when this command runs, not when the CLI starts.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { McpHostServer, serveStdio } = require('../../mcp-server') as typeof import('../../mcp-server');
+    const { mcpTaskPort } = require('../../server/mcp-task-port') as typeof import('../../server/mcp-task-port');
+    const { hostVersion } = require('../../server/routes/meta') as typeof import('../../server/routes/meta');
+    const { modelFrom } = require('../../server/serve') as typeof import('../../server/serve');
+    const { TaskEvents } = require('../../server/task-events') as typeof import('../../server/task-events');
+    const { TaskRunner } = require('../../server/task-runner') as typeof import('../../server/task-runner');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     await withHost(
       async (host) => {
         const onError = (error: unknown): void => io.stderr(`cowork mcp serve: ${error instanceof Error ? error.message : String(error)}\n`);

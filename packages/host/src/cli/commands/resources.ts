@@ -9,7 +9,9 @@ import { importCommand } from './import';
 /**
  * `cowork resources ...`: the resource protocol from the shell. Each command checks its options
  * first and only then opens the host, so bad input writes nothing; the host's own checks (operator,
- * kind, op, content, size) give the same coded errors as every other edge.
+ * kind, op, content, size) give the same coded errors as every other edge. Reads of stored records
+ * (`list`, `show` without --revision, `history`, `changes`) open only the store, through the same
+ * resource service; commands on one resource or kind tell the host which kind they need.
  */
 
 /** What `show` prints: the content at one revision, and where the resource is now. */
@@ -27,9 +29,9 @@ const list = leaf({
   summary: 'list resources, oldest first',
   positionals: [],
   options: { kind: { value: 'K', description: 'only resources of this kind' } },
-  async run(args, { out, withHost }) {
+  async run(args, { out, withStoredResources }) {
     const kind = args.option('kind');
-    const resources = await withHost((host) => host.resources.list(kind === undefined ? {} : { kind }));
+    const resources = await withStoredResources((stored) => stored.list(kind === undefined ? {} : { kind }));
     const rows = resources.map(({ id, kind, revision, createdAt, updatedAt }) => ({ id, kind, revision, createdAt, updatedAt }));
     out.result({ resources: rows }, ({ resources }) =>
       resources.length === 0 ? ['no resources'] : resources.map((r) => `${r.id}  ${r.kind}  revision ${r.revision}  updated ${r.updatedAt}`),
@@ -51,7 +53,7 @@ const create = leaf({
     const content = text === undefined ? undefined : parseJsonOption('content', text);
     const given = args.option('operator');
     const operator = given === undefined ? defaultOperator(io) : operatorOption(given);
-    const resource = await withHost((host) => host.resources.create({ kind, content, operator }));
+    const resource = await withHost((host) => host.resources.create({ kind, content, operator }), { kind });
     out.result(resource, (r) => [`created ${r.id} (${r.kind}) at revision ${r.revision}`]);
   },
 });
@@ -60,15 +62,26 @@ const show = leaf({
   summary: 'show a resource: its kind, revision and content (the text itself for text resources)',
   positionals: ['ID'],
   options: { revision: { value: 'N', description: 'show the content at this revision (default: the current one)' } },
-  async run(args, { out, withHost }) {
+  async run(args, { out, withHost, withStoredResources, kindOf }) {
     const id = args.positional('ID');
     const at = args.option('revision');
     const revision = at === undefined ? undefined : parseRevisionOption('revision', at);
-    const shown = await withHost(async (host): Promise<ShownResource> => {
-      const resource = await host.resources.get(id);
-      const content = revision === undefined ? resource.content : await host.resources.contentAt(id, revision);
-      return { id, kind: resource.kind, revision: revision ?? resource.revision, currentRevision: resource.revision, content };
-    });
+    // The current content is the stored record: no host, no plugin. An older revision is rebuilt
+    // by the kind (replaying ops onto a snapshot), so it needs the host with that kind's plugin.
+    const shown =
+      revision === undefined
+        ? await withStoredResources(async (resources): Promise<ShownResource> => {
+            const resource = await resources.get(id);
+            return { id, kind: resource.kind, revision: resource.revision, currentRevision: resource.revision, content: resource.content };
+          })
+        : await withHost(
+            async (host): Promise<ShownResource> => {
+              const resource = await host.resources.get(id);
+              const content = await host.resources.contentAt(id, revision);
+              return { id, kind: resource.kind, revision, currentRevision: resource.revision, content };
+            },
+            { kind: await kindOf(id) },
+          );
     out.result(shown, describeShown);
   },
 });
@@ -81,12 +94,12 @@ const commit = leaf({
     op: { value: 'JSON', required: true, description: "the op, matching the kind's op schema" },
     operator: { value: 'OP', required: true, description: OPERATOR },
   },
-  async run(args, { out, withHost }) {
+  async run(args, { out, withHost, kindOf }) {
     const id = args.positional('ID');
     const baseRevision = parseRevisionOption('base', args.required('base'));
     const op = parseJsonOption('op', args.required('op'));
     const operator = operatorOption(args.required('operator'));
-    const result = await withHost((host) => host.resources.commit(id, { baseRevision, op, operator }));
+    const result = await withHost((host) => host.resources.commit(id, { baseRevision, op, operator }), { kind: await kindOf(id) });
     out.result(result, (r) => [`committed ${r.resourceId} at revision ${r.revision}`]);
   },
 });
@@ -95,9 +108,9 @@ const history = leaf({
   summary: 'list every revision of a resource: what changed it, who, and when',
   positionals: ['ID'],
   options: {},
-  async run(args, { out, withHost }) {
+  async run(args, { out, withStoredResources }) {
     const id = args.positional('ID');
-    const revisions = await withHost((host) => host.resources.history(id));
+    const revisions = await withStoredResources((stored) => stored.history(id));
     out.result({ revisions }, ({ revisions }) => revisions.map(describeRevision));
   },
 });
@@ -110,12 +123,12 @@ const restore = leaf({
     base: { value: 'N', required: true, description: 'the current revision as you last read it' },
     operator: { value: 'OP', required: true, description: OPERATOR },
   },
-  async run(args, { out, withHost }) {
+  async run(args, { out, withHost, kindOf }) {
     const id = args.positional('ID');
     const revision = parseRevisionOption('revision', args.required('revision'));
     const baseRevision = parseRevisionOption('base', args.required('base'));
     const operator = operatorOption(args.required('operator'));
-    const result = await withHost((host) => host.resources.restore(id, { revision, baseRevision, operator }));
+    const result = await withHost((host) => host.resources.restore(id, { revision, baseRevision, operator }), { kind: await kindOf(id) });
     out.result(result, (r) => [`restored ${r.resourceId} to the content of revision ${revision}, now at revision ${r.revision}`]);
   },
 });
@@ -127,12 +140,12 @@ const changes = leaf({
     since: { value: 'N', required: true, description: 'list revisions strictly after this one' },
     'exclude-operator': { value: 'OP', description: "leave out this operator's revisions" },
   },
-  async run(args, { out, withHost }) {
+  async run(args, { out, withStoredResources }) {
     const id = args.positional('ID');
     const since = parseRevisionOption('since', args.required('since'));
     const excluded = args.option('exclude-operator');
     const excludeOperator = excluded === undefined ? undefined : operatorOption(excluded);
-    const revisions = await withHost((host) => host.resources.changes(id, { since, excludeOperator }));
+    const revisions = await withStoredResources((stored) => stored.changes(id, { since, excludeOperator }));
     out.result({ revisions }, ({ revisions }) =>
       revisions.length === 0 ? [`no changes after revision ${since}`] : revisions.map(describeRevision),
     );

@@ -1,4 +1,4 @@
-import { AgentRuntime, type RuntimeEvent, type TaskRunResult } from '../../agents/runtime';
+import type { AgentRuntime, RuntimeEvent, TaskRunResult } from '../../agents/runtime';
 import { TERMINAL } from '../../coordinator/state';
 import { CoworkError, isCoworkError } from '../../errors';
 import type { Host } from '../../host';
@@ -95,6 +95,9 @@ async function runOnHost(host: Host, provider: ModelProvider, config: ModelConfi
   };
   // Mounted MCP servers whose mcp.json entry enables sampling may ask this model for completions.
   host.mcp.lendModel(provider);
+  // The agent runtime loads when a task runs, not when the CLI starts.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AgentRuntime } = require('../../agents/runtime') as typeof import('../../agents/runtime');
   const runtime = new AgentRuntime({ host, provider, onEvent, ...(config.maxOutputTokens !== undefined && { maxOutputTokens: config.maxOutputTokens }) });
   // Ctrl-C stops Main at its next step; `close` then stops the subagents. Both leave their records
   // as they are, so the task resumes. `once`: a second Ctrl-C ends the process the default way.

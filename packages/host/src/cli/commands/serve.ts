@@ -1,8 +1,16 @@
 import { CoworkError } from '../../errors';
-import { checkBind } from '../../server/auth';
-import { DEFAULT_LISTEN_HOST, DEFAULT_PORT } from '../../server/create-server';
-import { serveHost, type Serving } from '../../server/serve';
+import type { Serving } from '../../server/serve';
 import { leaf } from '../command';
+
+/*
+ * The server (Fastify, the MCP SDK, the routes) loads when `serve` runs, not when the CLI starts;
+ * its defaults are read from it where they are shown (this command's --help) or used.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const serverDefaults = (): typeof import('../../server/create-server') => require('../../server/create-server');
+const loadAuth = (): typeof import('../../server/auth') => require('../../server/auth');
+const loadServe = (): typeof import('../../server/serve') => require('../../server/serve');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * `cowork serve`: the host as a server (HTTP API, WebSocket, web page) until SIGINT or SIGTERM,
@@ -19,16 +27,26 @@ export const serveCommand = leaf({
   ],
   positionals: [],
   options: {
-    port: { value: 'P', description: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one and prints it)` },
-    host: { value: 'H', description: `address to listen on (default ${DEFAULT_LISTEN_HOST})` },
+    port: {
+      value: 'P',
+      get description() {
+        return `port to listen on (default ${serverDefaults().DEFAULT_PORT}; 0 picks a free one and prints it)`;
+      },
+    },
+    host: {
+      value: 'H',
+      get description() {
+        return `address to listen on (default ${serverDefaults().DEFAULT_LISTEN_HOST})`;
+      },
+    },
   },
   async run(args, { io, out, workspaceDir, withHost }) {
-    const listenHost = args.option('host') ?? DEFAULT_LISTEN_HOST;
+    const listenHost = args.option('host') ?? serverDefaults().DEFAULT_LISTEN_HOST;
     const port = parsePort(args.option('port'));
     // Before the host is opened: a refused start writes nothing, not even a token.
-    checkBind(listenHost, io.env);
+    loadAuth().checkBind(listenHost, io.env);
     await withHost(async (host) => {
-      const serving = await serveHost(host, { env: io.env, listenHost, port, onError: (error) => out.warn(describe(error)) });
+      const serving = await loadServe().serveHost(host, { env: io.env, listenHost, port, onError: (error) => out.warn(describe(error)) });
       out.result(startReport(serving, workspaceDir), (report) => startLines(report, serving));
       const signal = await untilStopSignal();
       io.stderr(`${signal}: closing\n`);
@@ -77,7 +95,7 @@ function startLines(report: StartReport, serving: Serving): string[] {
 }
 
 function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
+  if (text === undefined) return serverDefaults().DEFAULT_PORT;
   const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(port) || port > 65535) {
     throw new CoworkError('invalid_input', `--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`, { field: 'port', received: text });
