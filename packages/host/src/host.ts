@@ -127,22 +127,23 @@ export class Host {
     this.runs = parts.runs;
     this.mcp = parts.mcp;
     this.approvals = new Approvals(parts.store, parts.clock);
+    // A task another process created is found once the log is read again.
+    const taskExists = async (taskId: string): Promise<boolean> => {
+      if (parts.coordinator.current.tasks[taskId] !== undefined) return true;
+      await parts.coordinator.refresh();
+      return parts.coordinator.current.tasks[taskId] !== undefined;
+    };
     this.publications = new Publications({
       store: parts.store,
       workspaceDir: parts.workspaceDir,
       exports: this.exports,
-      taskExists: (taskId) => parts.coordinator.current.tasks[taskId] !== undefined,
+      taskExists,
       now: parts.clock,
     });
     this.workHistory = new WorkHistory({
       workspaceDir: parts.workspaceDir,
       maxFileBytes: parts.workMaxFileBytes,
-      // A task another process created is found once the log is read again.
-      taskExists: async (taskId) => {
-        if (parts.coordinator.current.tasks[taskId] !== undefined) return true;
-        await parts.coordinator.refresh();
-        return parts.coordinator.current.tasks[taskId] !== undefined;
-      },
+      taskExists,
     });
     this.pluginProblems = parts.pluginProblems;
     this.onBackgroundError = parts.onBackgroundError ?? defaultBackgroundError;

@@ -48,7 +48,7 @@ export interface PublicationsDeps {
   readonly exports: {
     export(resourceId: string, format: string, options: { revision?: number; signal?: AbortSignal }): Promise<{ data: Uint8Array; mediaType: string; fileName: string; revision: number }>;
   };
-  readonly taskExists: (taskId: string) => boolean;
+  readonly taskExists: (taskId: string) => boolean | Promise<boolean>;
   readonly now?: () => Date;
   /** Most bytes one published file may have (default 256 MiB). */
   readonly maxBytes?: number;
@@ -81,7 +81,7 @@ export class Publications {
   }
 
   async publish(request: PublishRequest, signal?: AbortSignal): Promise<PublicationRecord> {
-    const taskId = this.requireTask(request.taskId);
+    const taskId = await this.requireTask(request.taskId);
     if (request.idempotencyKey !== undefined) {
       const key = request.idempotencyKey;
       const earlier = await this.deps.store.read((tx) => tx.publications.byIdempotencyKey(key));
@@ -134,7 +134,7 @@ export class Publications {
 
   /** A task's publications, oldest first (from the store; the disk is not walked). */
   async list(taskId: string): Promise<PublicationRecord[]> {
-    const id = this.requireTask(taskId);
+    const id = await this.requireTask(taskId);
     return this.deps.store.read((tx) => tx.publications.list(id));
   }
 
@@ -170,8 +170,8 @@ export class Publications {
     return join(taskPaths(this.deps.workspaceDir, publication.taskId).published, publication.id, publication.fileName);
   }
 
-  private requireTask(taskId: string): string {
-    if (typeof taskId !== 'string' || !this.deps.taskExists(taskId)) {
+  private async requireTask(taskId: string): Promise<string> {
+    if (typeof taskId !== 'string' || !(await this.deps.taskExists(taskId))) {
       throw new CoworkError('not_found', `no task ${JSON.stringify(taskId)}`, { taskId: String(taskId) });
     }
     return taskId;
