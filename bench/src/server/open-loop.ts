@@ -6,7 +6,8 @@
  * latencies grow through the run, and that is what the figures show.
  *
  * Against the real server (`cowork`, owner's token, group commit on, synchronous=FULL) and, in the
- * same run and on the same schedule, the bare fastify route (`bare`) as the baseline. Each server
+ * same run and on the same schedule, two baselines: the bare fastify route (`bare`) and the same
+ * route doing the same compare-and-set in SQLite by hand (`bare-cas`, FULL). Each server
  * runs in a worker thread; the load (node:http, keep-alive) runs on the main thread.
  *
  * Each request appends one character to a text resource taken from a free-list of
@@ -18,7 +19,7 @@
  * BENCH_OPEN_LOOP_RATES (default "1000,3000", commits/s offered); BENCH_OPEN_LOOP_SECONDS
  * (default 5, measured) after BENCH_OPEN_LOOP_WARMUP_SECONDS (default 1, same schedule, not
  * measured); BENCH_OPEN_LOOP_CONNECTIONS (default 64); BENCH_OPEN_LOOP_SERVERS (default
- * "bare,cowork"; any server kind of server-messages.ts).
+ * "bare,bare-cas,cowork"; any server kind of server-messages.ts).
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { machineLine } from '../runtime/report';
@@ -32,7 +33,7 @@ const RATES = (process.env.BENCH_OPEN_LOOP_RATES ?? '1000,3000').split(',').map(
 const SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_OPEN_LOOP_CONNECTIONS ?? 64);
-const SERVERS = (process.env.BENCH_OPEN_LOOP_SERVERS ?? 'bare,cowork').split(',') as ServerKind[];
+const SERVERS = (process.env.BENCH_OPEN_LOOP_SERVERS ?? 'bare,bare-cas,cowork').split(',') as ServerKind[];
 /** A request not answered by then counts as an error (its resource is then given back as it was; a 409 would re-base it). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -91,12 +92,16 @@ async function main(): Promise<void> {
   );
   console.log();
   for (const rate of RATES) {
-    const bare = results.find((r) => r.kind === 'bare' && r.rate === rate);
     const cowork = results.find((r) => r.kind === 'cowork' && r.rate === rate);
-    if (!bare || !cowork) continue;
-    const ratio = (p: number): string => (percentile(cowork.latenciesMs, p) / percentile(bare.latenciesMs, p)).toFixed(1);
+    if (!cowork) continue;
     const keptUp = cowork.answeredPerSecond >= 0.98 * rate ? 'kept up' : 'fell behind';
-    console.log(`${count(rate)}/s  cowork/bare latency: p50 x${ratio(50)}, p99 x${ratio(99)}, p99.9 x${ratio(99.9)}; cowork ${keptUp} (${count(cowork.answeredPerSecond)} answered/s)`);
+    const against = (['bare', 'bare-cas'] as const).flatMap((kind) => {
+      const base = results.find((r) => r.kind === kind && r.rate === rate);
+      if (!base) return [];
+      const ratio = (p: number): string => (percentile(cowork.latenciesMs, p) / percentile(base.latenciesMs, p)).toFixed(1);
+      return [`cowork/${kind} latency: p50 x${ratio(50)}, p99 x${ratio(99)}, p99.9 x${ratio(99.9)}`];
+    });
+    console.log(`${count(rate)}/s  ${against.join('; ')}; cowork ${keptUp} (${count(cowork.answeredPerSecond)} answered/s)`);
   }
   console.log(LEGEND);
 }
@@ -259,7 +264,9 @@ send lag p99  how late a request was handed a socket after its scheduled time: t
 stored/2xx    revisions the cowork store holds from the run, warm-up included, against the 2xx answers
               of the whole run: must be equal (every request is waited for).
 bare          fastify with one POST route on the same path returning {revision: n}: JSON body parsing
-              and routing, no auth, validation or store, on the same schedule: the baseline.`;
+              and routing, no auth, validation or store, on the same schedule: the baseline.
+bare-cas      the same route doing the compare-and-set by hand in SQLite (WAL, synchronous=FULL,
+              one COMMIT and fsync per request): what a person would write, on the same schedule.`;
 
 main().catch((error) => {
   console.error(error);

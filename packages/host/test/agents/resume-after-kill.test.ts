@@ -5,7 +5,6 @@
  * Main could take them (Main is inside a long tool call), and after delivery while Main's next
  * model turn is in flight.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
@@ -13,33 +12,12 @@ import type { WireChatRequest } from '../../src/models/wire';
 import { reply, startScriptedModelServer, type ScriptStep } from '../../src/testkit/scripted-model-server';
 import { tempDir } from '../support/temp-host';
 import { caller, texts } from './runtime-harness';
+import { spawnHost, until } from './crash/spawn-host';
 
-const child = join(__dirname, 'crash', 'run-child.ts');
 
 type KillPoint = 'before_ack' | 'after_ack' | 'after_delivery';
 
-function spawnHost(args: string[], env: Record<string, string> = {}): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  proc.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    proc.on('exit', (code) => {
-      if (code !== 0 && code !== null) console.error(stderr);
-      resolve(code);
-    }),
-  );
-  return { proc, lines, exited };
-}
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('resume after SIGKILL', () => {
   it.each<KillPoint>(['before_ack', 'after_ack', 'after_delivery'])('keeps each result exactly once when killed %s', async (point) => {

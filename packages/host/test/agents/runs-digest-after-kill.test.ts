@@ -8,41 +8,18 @@
  * The host runs in a child process (crash/run-child.ts); the scripted model is served from this
  * process, so every request body Main sends is seen here.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Host } from '../../src/host';
 import type { WireChatRequest } from '../../src/models/wire';
 import { reply, startScriptedModelServer, type ScriptStep } from '../../src/testkit/scripted-model-server';
 import { tempDir } from '../support/temp-host';
 import { caller, texts } from './runtime-harness';
+import { spawnHost, until } from './crash/spawn-host';
 
-const child = join(__dirname, 'crash', 'run-child.ts');
 
 /** Two metrics.jsonl lines, then the job exits. */
 const METRICS = 'printf \'{"step":1,"loss":0.5,"acc":0.7}\\n{"step":2,"loss":0.25,"acc":0.8}\\n\' >> metrics.jsonl';
 
-function spawnHost(args: string[]): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { env: { ...process.env, HOLD_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  proc.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    proc.on('exit', (code) => {
-      if (code !== 0 && code !== null) console.error(stderr);
-      resolve(code);
-    }),
-  );
-  return { proc, lines, exited };
-}
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * The runs digest as Main's request carries it: the end of the "## Runtime state" section, from its
@@ -95,7 +72,7 @@ describe('the runs digest across SIGKILL and --resume', () => {
     };
     const server = await startScriptedModelServer(script);
     try {
-      const first = spawnHost([dir.path, server.baseUrl]);
+      const first = spawnHost([dir.path, server.baseUrl], { HOLD_MS: '0' });
       await until(() => first.lines.some((l) => l.startsWith('task ')), 'the task id');
       const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
       await until(() => held !== undefined, "Main's turn after the digest to be in flight");
@@ -103,7 +80,7 @@ describe('the runs digest across SIGKILL and --resume', () => {
       expect(await first.exited).toBeNull();
 
       resumed = true;
-      const second = spawnHost([dir.path, server.baseUrl, taskId]);
+      const second = spawnHost([dir.path, server.baseUrl, taskId], { HOLD_MS: '0' });
       expect(await second.exited).toBe(0);
       expect(second.lines.find((l) => l.startsWith('result '))).toBe('result {"status":"done","summary":"baseline measured"}');
 

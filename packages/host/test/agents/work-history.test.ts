@@ -9,12 +9,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { taskPaths } from '../../src/agents/task-files';
 import { LARGE_MANIFEST, WorkHistory } from '../../src/agents/work-history';
-import { definePlugin, defineTool } from '../../src/plugins/define-plugin';
 import { reply } from '../../src/testkit/scripted-model-server';
 import { caught, tempDir } from '../support/temp-host';
+import { filesProbe } from '../support/task-work';
 import { caller, startRuntime, texts, type RuntimeHarness } from './runtime-harness';
 
 let h: RuntimeHarness | undefined;
@@ -23,25 +23,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** A tool that writes a file of the calling task's work/ folder. */
-const files = definePlugin({
-  name: 'files-probe',
-  version: '1.0.0',
-  tools: [
-    defineTool<{ path: string; text: string }>({
-      name: 'write_file',
-      description: 'Writes a file of work/.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } }, required: ['path', 'text'] },
-      permissions: [],
-      handler: async (input, context) => {
-        const target = join(taskPaths(context.host.workspaceDir, context.taskId!).work, input.path);
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, input.text);
-        return { content: `wrote ${input.path}` };
-      },
-    }),
-  ],
-});
 
 /** Main writes one file per turn (`writes`), then replies "done" (the task waits for the person). */
 function mainWrites(writes: [string, string][]) {
@@ -67,7 +48,7 @@ it('five turns that edit files leave five snapshots by the agent; restoring turn
       ['a.txt', 'three'],
       ['notes/b.md', '# b, again'],
     ]),
-    { plugins: [files] },
+    { plugins: [filesProbe] },
   );
   const taskId = await h.runtime.startTask('write some files');
   expect(await h.runtime.runTask(taskId)).toMatchObject({ status: 'waiting', reason: 'awaiting_user' });
@@ -115,7 +96,7 @@ it('five turns that edit files leave five snapshots by the agent; restoring turn
 });
 
 it("a person's edit between turns is committed as others' and shown to the agent at its next turn", async () => {
-  h = await startRuntime(mainWrites([['a.txt', 'agent text']]), { plugins: [files] });
+  h = await startRuntime(mainWrites([['a.txt', 'agent text']]), { plugins: [filesProbe] });
   const taskId = await h.runtime.startTask('write a file');
   await h.runtime.runTask(taskId);
   const work = taskPaths(h.host.workspaceDir, taskId).work;
@@ -134,7 +115,7 @@ it("a person's edit between turns is committed as others' and shown to the agent
 });
 
 it('refuses a turn with no snapshot, a path outside work/ and a path absent at that turn, writing nothing', async () => {
-  h = await startRuntime(mainWrites([['a.txt', 'one']]), { plugins: [files] });
+  h = await startRuntime(mainWrites([['a.txt', 'one']]), { plugins: [filesProbe] });
   const taskId = await h.runtime.startTask('write a file');
   await h.runtime.runTask(taskId);
   const work = taskPaths(h.host.workspaceDir, taskId).work;

@@ -22,6 +22,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Host } from '../../src/host';
+import { emit, goSignal } from './child-io';
 
 const OPERATOR = 'agent:child';
 /** Every this many steps, the step is a draft of two ops, proposed and accepted in one go. */
@@ -69,27 +70,7 @@ async function commitThroughDraft(host: Host, resourceId: string, head: number, 
   return (await host.resources.acceptCandidate(candidate.id, { operator: 'human:main' })).revision;
 }
 
-/** Resolves on a `go` line on stdin. */
-function goSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    let received = '';
-    const onData = (chunk: string): void => {
-      received += chunk;
-      if (!received.split('\n').includes('go')) return;
-      process.stdin.off('data', onData);
-      resolve();
-    };
-    process.stdin.setEncoding('utf8').on('data', onData);
-  });
-}
 
-/** Writes one line, waiting for the pipe to drain so that a slow reader cannot make us buffer without bound. */
-function emit(line: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(`${line}\n`)) resolve();
-    else process.stdout.once('drain', resolve);
-  });
-}
 
 main().catch((error: unknown) => {
   process.stderr.write(`commit-child failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -14,6 +14,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isCoworkError } from '../../src/errors';
 import { Host } from '../../src/host';
+import { emit, goSignal } from './child-io';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 
 const WRITERS = Number(process.env.WRITERS ?? 8);
@@ -51,25 +52,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 }
 
-function goSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    let received = '';
-    const onData = (chunk: string): void => {
-      received += chunk;
-      if (!received.split('\n').includes('go')) return;
-      process.stdin.off('data', onData);
-      resolve();
-    };
-    process.stdin.setEncoding('utf8').on('data', onData);
-  });
-}
 
-function emit(line: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(`${line}\n`)) resolve();
-    else process.stdout.once('drain', resolve);
-  });
-}
 
 main().catch((error: unknown) => {
   process.stderr.write(`group-commit-child failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
