@@ -31,7 +31,7 @@ export { SafeZip, ZipFormatError, type ZipEntry, type ZipLimits } from './plugin
 export { moduleScript } from './plugins/module-script';
 export type { AppFile, AppServing } from './plugins/apps';
 export type { ExternalAdapter, ExternalContext, ExternalJobs, ExternalObservation, ExternalResource, ExternalSession } from './plugins/external';
-export type { ViewBlock, ViewContext } from './plugins/views';
+export type { ActionInput, FieldInput, FieldValue, ViewBlock, ViewContext } from './plugins/views';
 export type {
   PluginDefinition,
   PluginManifest,
