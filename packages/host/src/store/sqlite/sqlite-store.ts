@@ -69,7 +69,11 @@ export interface SqliteStoreOptions {
 export interface GroupCommitSettings {
   /** Most write transactions in one batch, one COMMIT and one fsync (1: each its own, as without group commit). */
   readonly maxBatch?: number;
-  /** How long a batch that is not full waits for more writers before it starts, in ms (0: only those already waiting). */
+  /**
+   * How long a batch that is not full waits for more writers before it starts, in ms. 0: it starts
+   * once this turn of the event loop has handled what was ready (every request that arrived
+   * together), so concurrent HTTP commits share a batch without any timer.
+   */
   readonly windowMs?: number;
 }
 
@@ -232,12 +236,19 @@ export class SqliteStore implements Store {
     return { ...this.batches };
   }
 
-  /** Queues one batch behind what holds the connection now; writers arriving meanwhile join it. */
+  /**
+   * Queues one batch behind what holds the connection now; writers arriving meanwhile join it. With
+   * no window the batch still waits for `setImmediate`: a flush started from the first request's
+   * microtasks would run before the event loop read the other connections' requests, and every
+   * batch over HTTP was a batch of one (bench:http, 10 connections: 1,538 commits/s, largest batch
+   * 1; with the deferral 4,032/s in batches of up to 5).
+   */
   private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
     const flush = (): void => void this.mutex.run(() => this.runBatch());
     if (this.windowMs > 0 && this.pending.length < this.maxBatch) setTimeout(flush, this.windowMs);
+    else if (this.pending.length < this.maxBatch) setImmediate(flush);
     else flush();
   }
 
