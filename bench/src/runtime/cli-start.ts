@@ -7,6 +7,9 @@
  *   cowork --help              the CLI's start: the command tree, nothing opened
  *   cowork resources show ID   a read of one stored resource (the issue's aim: 0.3 s on an idle machine)
  *   cowork resources list      another store-only read
+ *   cowork resources create --kind office.presentation
+ *                              a command on a plugin's kind: it imports only the plugins whose
+ *                              package.json lists the kind (here the office plugin alone)
  *   cowork plugins             a command that opens the host with every installed plugin
  *
  * Wall time is measured around the spawn; peak RSS comes from `/usr/bin/time -f %M` when it is
@@ -70,6 +73,7 @@ function main(): void {
       ['cowork --help', cli('--help')],
       ['cowork resources show ID', cli('resources', 'show', created.id)],
       ['cowork resources list', cli('resources', 'list')],
+      ['cowork resources create --kind office.presentation', cli('resources', 'create', '--kind', 'office.presentation')],
       ['cowork plugins', cli('plugins')],
     ];
     console.log(`cowork CLI start: ${cowork}, each command spawned ${RUNS} times after one warm-up, from ${repoRoot} (${machineLine()})`);

@@ -42,15 +42,21 @@ class InstantProvider implements ModelProvider {
 
   constructor(private readonly turns: number) {}
 
-  async complete(_request: ModelRequest): Promise<ModelResponse> {
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    // A compaction request (no tools offered) gets a summary, as a real model gives one.
+    if (request.tools.length === 0) return this.answer({ content: 'Summary: the agent listed resources, turn after turn.', toolCalls: [] }, 'stop');
     this.turn++;
     const done = this.turn >= this.turns;
     const call = done
       ? { id: `f${this.turn}`, name: 'finish', arguments: '{"summary":"done"}' }
       : { id: `c${this.turn}`, name: 'list_resources', arguments: '{}' };
+    return this.answer({ content: null, toolCalls: [call] }, 'tool_calls');
+  }
+
+  private answer(message: ModelResponse['message'], finishReason: ModelResponse['finishReason']): ModelResponse {
     return {
-      message: { content: null, toolCalls: [call] },
-      finishReason: 'tool_calls',
+      message,
+      finishReason,
       usage: { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
       model: 'instant',
       latencyMs: 0,

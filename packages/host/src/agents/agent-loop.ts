@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { isCoworkError } from '../errors';
 import { schemaProblems } from '../util/json-schema';
-import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../models/types';
+import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolSpec } from '../models/types';
 import { tokenizerFor } from '../models/tokenizer';
 import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
@@ -78,8 +78,12 @@ export class AgentLoop {
   private readonly validators = new Map<string, ValidateFunction>();
   /** The parsed tail of this agent's log, so each turn reads only what was logged since the last. */
   private readonly recent = new RecentContextCache();
+  /** One array for the loop's life: the tokenizer caches the tools' count by this array. */
+  private readonly toolSpecs: ToolSpec[];
 
-  constructor(private readonly setup: LoopSetup) {}
+  constructor(private readonly setup: LoopSetup) {
+    this.toolSpecs = setup.tools.map((t) => t.spec);
+  }
 
   async run(): Promise<LoopEnd> {
     const s = this.setup;
@@ -95,9 +99,10 @@ export class AgentLoop {
       const turn = (records[records.length - 1]?.turn ?? 0) + 1;
       await this.deliverInbox(turn);
       if (this.compactRequested) await this.compact();
-      const used = await s.usedTokens();
-      if (s.maxTokens !== undefined && used >= s.maxTokens) {
-        return { reason: 'budget_exhausted', usedTokens: used, maxTokens: s.maxTokens };
+      // Summing the task's model calls grows with the log: only a loop with a budget pays for it.
+      if (s.maxTokens !== undefined) {
+        const used = await s.usedTokens();
+        if (used >= s.maxTokens) return { reason: 'budget_exhausted', usedTokens: used, maxTokens: s.maxTokens };
       }
       const byOthers = (await s.files?.beforeTurn(turn)) ?? [];
       if (byOthers.length > 0) await this.note(turn, othersNote(byOthers));
@@ -125,7 +130,7 @@ export class AgentLoop {
     const s = this.setup;
     const budgetTokens = s.provider.maxContextTokens - (s.maxOutputTokens ?? 4096);
     const tokenizer = tokenizerFor(s.provider.model);
-    const tools = s.tools.map((t) => t.spec);
+    const tools = this.toolSpecs;
     const { messages, summary, omitted } = await loadRecentContext(s.store, s.taskId, s.agentId, budgetTokens, tokenizer, this.recent);
     const context = buildContext({
       instructions: s.instructions,

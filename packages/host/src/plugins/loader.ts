@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPluginDefinition } from './define-plugin';
+import { declaredKinds, readPackageJson } from './discover';
 import type { PluginProblem, PluginRegistry } from './registry';
 import { isCoworkError } from '../errors';
 import type { PluginDefinition } from './types';
@@ -47,7 +50,35 @@ async function importPlugin(specifier: string, resolveFrom: string): Promise<Plu
   if (!plugin) {
     throw new Error(`${specifier} does not export a plugin made with definePlugin (as "plugin" or the default export)`);
   }
+  checkManifestKinds(resolved, plugin);
   return plugin;
+}
+
+/**
+ * A package.json that lists its kinds (`"cowork": {"kinds": [...]}`) must list exactly the ones the
+ * plugin brings: commands on a resource import only the plugins that list its kind, so a wrong
+ * list would leave a kind without its plugin.
+ */
+function checkManifestKinds(resolvedEntry: string, plugin: PluginDefinition): void {
+  const packageDir = packageDirOf(resolvedEntry);
+  const listed = packageDir === undefined ? undefined : declaredKinds(readPackageJson(packageDir) ?? {});
+  if (listed === undefined) return;
+  const brought = plugin.kinds.map((k) => k.name);
+  const same = listed.length === brought.length && brought.every((name) => listed.includes(name));
+  if (!same) {
+    throw new Error(
+      `its package.json lists the kinds ${JSON.stringify([...listed].sort())} but the plugin brings ${JSON.stringify([...brought].sort())}; ` +
+        'make "cowork": {"kinds": [...]} in package.json list exactly the kinds the plugin brings, or remove the list',
+    );
+  }
+}
+
+/** The nearest folder above a module's file that holds a package.json. */
+function packageDirOf(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 function describeFailure(error: unknown): string[] {
