@@ -10,7 +10,7 @@
 //
 // A plugin's sources (plugins/<name>/src) import only the plugin entry `@cowork/host`: never the
 // host's embed or testkit entries, its files, or another plugin. Its tests may also use
-// `@cowork/host/embed` and `@cowork/host/testkit`. Nothing imports a package's build output.
+// `@cowork/host/embed`, `@cowork/host/testkit` and `@cowork/host/testkit/page`. Nothing imports a package's build output.
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -93,10 +93,10 @@ export function importProblem(file, specifier) {
     return `plugin ${plugin.name} may not import another plugin (${specifier})`;
   }
   if (specifier.startsWith('@cowork/host/')) {
-    const allowed = plugin.tests ? ['@cowork/host/embed', '@cowork/host/testkit'] : [];
+    const allowed = plugin.tests ? ['@cowork/host/embed', '@cowork/host/testkit', '@cowork/host/testkit/page'] : [];
     if (!allowed.includes(specifier)) {
       return plugin.tests
-        ? `plugin tests use @cowork/host, @cowork/host/embed or @cowork/host/testkit, not ${specifier}`
+        ? `plugin tests use @cowork/host, @cowork/host/embed, @cowork/host/testkit or @cowork/host/testkit/page, not ${specifier}`
         : `a plugin's sources import only the plugin entry @cowork/host, not ${specifier}`;
     }
   }

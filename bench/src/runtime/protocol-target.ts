@@ -1,5 +1,5 @@
 import { isCoworkError } from '@cowork/host';
-import { Host } from '@cowork/host/embed';
+import { Host, type HostOptions } from '@cowork/host/embed';
 import type { CommitAttempt, CommitTarget, SyncMode } from './commit-target';
 
 /**
@@ -11,7 +11,12 @@ export class ProtocolTarget implements CommitTarget {
   private constructor(private readonly host: Host) {}
 
   static async open(dir: string, sync: SyncMode): Promise<ProtocolTarget> {
-    return new ProtocolTarget(await Host.open({ workspaceDir: dir, synchronous: sync }));
+    return ProtocolTarget.openHost({ workspaceDir: dir, synchronous: sync });
+  }
+
+  /** On any host options: bench:postgres gives a database URL instead of a SQLite mode. */
+  static async openHost(options: HostOptions): Promise<ProtocolTarget> {
+    return new ProtocolTarget(await Host.open(options));
   }
 
   async tryCommit(resourceId: string, baseRevision: number, writer: string): Promise<CommitAttempt> {
@@ -37,7 +42,12 @@ export class ProtocolTarget implements CommitTarget {
 
 /** Creates a workspace in `dir` with `count` empty `text` resources at revision 0; returns their ids. */
 export async function prepareProtocolWorkspace(dir: string, sync: SyncMode, count: number): Promise<string[]> {
-  const host = await Host.open({ workspaceDir: dir, synchronous: sync });
+  return prepareProtocolHost({ workspaceDir: dir, synchronous: sync }, count);
+}
+
+/** The same on any host options (a PostgreSQL database). */
+export async function prepareProtocolHost(options: HostOptions, count: number): Promise<string[]> {
+  const host = await Host.open(options);
   try {
     const ids: string[] = [];
     for (let i = 0; i < count; i += 1) ids.push((await host.resources.create({ kind: 'text', operator: 'human:bench' })).id);

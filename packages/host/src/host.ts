@@ -23,7 +23,8 @@ import { ResourceService } from './resources/resource-service';
 import { ViewService } from './resources/view-service';
 import { RevisionEvents } from './resources/revision-events';
 import { openWorkspaceStore } from './store/open-store';
-import type { GroupCommitSettings, SynchronousMode } from './store/sqlite/sqlite-store';
+import type { SynchronousMode } from './store/sqlite/sqlite-store';
+import type { GroupCommitSettings } from './store/write-queue';
 import type { Store } from './store/store';
 
 export interface HostOptions {
@@ -40,6 +41,12 @@ export interface HostOptions {
   readonly synchronous?: SynchronousMode;
   /** Write transactions sharing one COMMIT (store/sqlite/sqlite-store.ts); `{maxBatch: 1}` turns it off. */
   readonly groupCommit?: GroupCommitSettings;
+  /**
+   * `postgres://...`: keep the workspace's records in this PostgreSQL database instead of
+   * `<workspace>/cowork.db` (store/postgres). The CLI takes it from `--database-url` or
+   * COWORK_DATABASE_URL; Host.open reads no environment.
+   */
+  readonly databaseUrl?: string;
   readonly limits?: Partial<ResourceLimits>;
   /** Injectable clock for tests. */
   readonly clock?: () => Date;
@@ -153,7 +160,7 @@ export class Host {
     const workspaceDir = resolve(options.workspaceDir);
     const clock = options.clock ?? (() => new Date());
     const now = (): string => clock().toISOString();
-    const store = openWorkspaceStore(workspaceDir, { synchronous: options.synchronous, groupCommit: options.groupCommit });
+    const store = await openWorkspaceStore(workspaceDir, { synchronous: options.synchronous, groupCommit: options.groupCommit, databaseUrl: options.databaseUrl });
     let jobs: JobService | undefined;
     let monitors: MonitorService | undefined;
     let runs: Runs | undefined;

@@ -1,4 +1,3 @@
-import type { ViewBlock, ViewContext } from '@cowork/host';
 import type { Material, Primitive, Scene, SceneObject, Vec3 } from './content';
 
 /** Text for models and people: one line per object, then the materials. */
@@ -37,33 +36,7 @@ export function diffScenes(before: Scene, after: Scene): string {
   return lines.length > 0 ? lines.join('\n') : 'no change';
 }
 
-/** The web page's view: the rendered preview (the png export of this revision), then the objects. */
-export function sceneView(scene: Scene, context: ViewContext): ViewBlock[] {
-  const blocks: ViewBlock[] = [
-    { type: 'heading', text: `Blender scene (${scene.objects.length} objects)`, level: 2 },
-    { type: 'image', url: context.exportUrl('png'), alt: `Cycles preview of revision ${context.revision}` },
-    { type: 'model', url: context.exportUrl('glb'), alt: `the scene at revision ${context.revision}` },
-    {
-      type: 'table',
-      header: ['Object', 'Type', 'Location (m)', 'Rotation (°)', 'Scale', 'Size (m)', 'Parent', 'Materials', 'Modifiers'],
-      rows: scene.objects.map((o) => [
-        o.name,
-        o.mesh?.primitive ? `mesh (${o.mesh.primitive.shape})` : o.light ? `${o.light.type} light` : o.type,
-        vec(o.location),
-        vec(o.rotation),
-        vec(o.scale),
-        o.mesh ? vec(o.mesh.dimensions) : '',
-        o.parent ?? '',
-        o.materials.join(', '),
-        o.modifiers.map((m) => `${m.name} (${m.type})`).join(', '),
-      ]),
-    },
-  ];
-  if (scene.materials.length > 0) blocks.push({ type: 'list', items: scene.materials.map(describeMaterial) });
-  return blocks;
-}
-
-function describeObject(o: SceneObject): string {
+export function describeObject(o: SceneObject): string {
   const parts = [`${o.name}: ${kindOf(o)} at (${vec(o.location)})`];
   if (o.rotation.some((a) => a !== 0)) parts.push(`rotated (${vec(o.rotation)})°`);
   if (o.scale.some((s) => s !== 1)) parts.push(`scaled (${vec(o.scale)})`);
@@ -75,7 +48,7 @@ function describeObject(o: SceneObject): string {
   return parts.join(', ');
 }
 
-function kindOf(o: SceneObject): string {
+export function kindOf(o: SceneObject): string {
   if (o.mesh) return o.mesh.primitive ? `mesh ${describePrimitive(o.mesh.primitive)}` : 'mesh (made in Blender)';
   if (o.light) return `${o.light.type} light ${o.light.energy} W`;
   if (o.camera) return `camera ${o.camera.lens} mm`;
@@ -87,7 +60,7 @@ function describePrimitive(p: Primitive): string {
   return `${shape} ${Object.entries(params).map(([k, v]) => `${k} ${v}`).join(' ')}`;
 }
 
-function describeMaterial(m: Material): string {
+export function describeMaterial(m: Material): string {
   return `${m.name} (base color ${m.baseColor.join(', ')}, metallic ${m.metallic}, roughness ${m.roughness})`;
 }
 

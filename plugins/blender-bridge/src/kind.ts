@@ -1,6 +1,7 @@
 import { defineKind } from '@cowork/host';
 import { SCENE_SCHEMA, initialScene, type Scene } from './content';
-import { diffScenes, sceneView, summarizeScene } from './describe';
+import { diffScenes, summarizeScene } from './describe';
+import { sceneView } from './view';
 import { sceneExports } from './exports';
 import { SCENE_OP_SCHEMA, applySceneOp, validateSceneOp, type SceneOp } from './ops';
 import type { SceneQueue } from './scene-queue';

@@ -71,7 +71,7 @@ describe('blender.scene in a host', () => {
     const view = await host.views.view(id);
     expect(view.blocks).toContainEqual({ type: 'image', url: expect.stringContaining('/export/png'), alt: expect.any(String) });
     expect(view.blocks).toContainEqual({ type: 'model', url: expect.stringContaining('/export/glb'), alt: expect.any(String) });
-    expect(view.blocks).toContainEqual(expect.objectContaining({ type: 'table', rows: expect.arrayContaining([expect.arrayContaining(['Wheel'])]) }));
+    expect(view.blocks).toContainEqual(expect.objectContaining({ type: 'group', title: 'Wheel (cylinder mesh)', selection: { object: 'Wheel' } }));
 
     const glb = await host.exports.export(id, 'glb');
     expect(glb.mediaType).toBe('model/gltf-binary');

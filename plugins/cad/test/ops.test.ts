@@ -71,4 +71,20 @@ describe('part ops', () => {
     const removed = applyPartOp(bracket(), { type: 'remove_feature', id: 'hole' });
     expect(removed.features.map((f) => f.id)).toEqual(['plate', 'round', 'bore']);
   });
+
+  it('set_dimension sets one number or point by name, a typed number as a number, and names the dimensions there are', () => {
+    const boss: PartOp = { type: 'add_feature', feature: { id: 'boss', type: 'extrude', sketch: { plane: 'XY', profile: { shape: 'circle', radius: 3 } }, distance: 5 } };
+    const base = applyPartOp(bracket(), boss);
+    const frozen = JSON.stringify(base);
+    let edited = applyPartOp(base, { type: 'set_dimension', id: 'boss', dimension: 'sketch.profile.radius', value: ' 4.5 ' });
+    edited = applyPartOp(edited, { type: 'set_dimension', id: 'boss', dimension: 'sketch.profile.center', value: [1, 'hole'] });
+    edited = applyPartOp(edited, { type: 'set_dimension', id: 'boss', dimension: 'distance', value: 'height / 2' });
+    expect(edited.features[4]).toEqual({ id: 'boss', type: 'extrude', sketch: { plane: 'XY', profile: { shape: 'circle', radius: 4.5, center: [1, 'hole'] } }, distance: 'height / 2' });
+    expect(JSON.stringify(base)).toBe(frozen);
+    expect(refusal(base, { type: 'set_dimension', id: 'boss', dimension: 'width', value: 1 })).toBe(
+      'feature boss (extrude) has no dimension "width"; it has distance, sketch.offset, sketch.profile.radius, sketch.profile.center',
+    );
+    expect(refusal(base, { type: 'set_dimension', id: 'boss', dimension: 'distance', value: [1, 2] })).toBe('feature boss (extrude): distance takes one number, not 2');
+    expect(refusal(base, { type: 'set_dimension', id: 'boss', dimension: 'distance', value: -5 })).toMatch(/distance must be from 0\.000001 to 1000000 mm but is -5/);
+  });
 });

@@ -106,18 +106,4 @@ describe('office.document in a host', () => {
     expect(outline).not.toContain('opens with a paragraph');
     expect(outline.length).toBeLessThan(JSON.stringify(long).length / 5);
   });
-
-  it('shows a document as view blocks', async () => {
-    const r = await host.resources.create({ kind: 'office.document', content: sampleDocument(), operator: 'human:ann' });
-    const view = await host.views.view(r.id);
-    // The document's own blocks come first; a preview picture of the pages may follow them.
-    expect(view.blocks?.slice(0, 6)).toEqual([
-      { type: 'heading', text: 'Field report', level: 1 },
-      { type: 'heading', text: 'Introduction', level: 1 },
-      { type: 'paragraph', text: 'Sales rose sharply in spring.' },
-      { type: 'list', ordered: false, items: ['Europe grew', '  Germany led', 'Asia held steady'] },
-      { type: 'table', header: ['Region', 'Sales'], rows: [['Europe', '120'], ['Asia', '95']] },
-      { type: 'paragraph', text: 'Next steps follow.' },
-    ]);
-  });
 });

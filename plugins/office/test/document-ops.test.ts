@@ -117,10 +117,19 @@ describe('office.document ops', () => {
     ['a ragged table', { type: 'insert_block', block: { id: 't', type: 'table', table: { header: false, rows: [['a', 'b'], ['c']] } } }, /table row 1 has 1 cells/],
     ['both after and at', { type: 'insert_block', after: 'intro', at: 'end', block: paragraph('p', 'x') }, /either after or at/],
     ['a set_page that changes nothing', { type: 'set_page' }, /changes nothing/],
+    ['add_text both after and at', { type: 'add_text', blockType: 'paragraph', text: 'x', after: 'intro', at: 'end' }, /either after or at/],
+    ['an empty paragraph', { type: 'add_text', blockType: 'paragraph', text: '' }, undefined],
     ['a small png', { type: 'insert_block', block: { id: 'ok', type: 'image', image: { src: RED_PIXEL_PNG, alt: 'dot' } } }, undefined],
   ])('validateOp: %s', (_name, op, problem) => {
     const problems = validateDocumentOp(op);
     if (problem) expect(problems.join('\n')).toMatch(problem);
     else expect(problems).toEqual([]);
+  });
+
+  it('add_text places a heading or paragraph of plain text with the first free id; set_text refuses blocks that are not text', () => {
+    const doc = applyDocumentOp(sampleDocument(), { type: 'add_text', blockType: 'heading', level: 2, text: 'Outlook', after: 'intro' });
+    expect(doc.blocks[1]).toEqual({ id: 'heading-1', type: 'heading', level: 2, runs: [{ text: 'Outlook' }] });
+    expect(refusal({ type: 'set_text', blockId: 'points', text: 'x' }).message).toBe('block "points" is a list; set_text applies to heading or paragraph blocks');
+    expect(refusal({ type: 'add_text', blockType: 'paragraph', text: 'x', after: 'ghost' }).message).toContain('no block with id "ghost" to place after');
   });
 });

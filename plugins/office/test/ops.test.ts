@@ -155,3 +155,39 @@ describe('office.presentation fine-grained ops', () => {
     expect(diffPresentations(deck(), moved)).toBe('slide 1 [next]: moved from position 3');
   });
 });
+
+describe('office.presentation ops the page commits', () => {
+  it('new_slide adds an empty slide with the title and the first free id, at the end or where told', () => {
+    let d = applyPresentationOp(deck(), { type: 'add_slide', slide: slide('slide-1', 'Taken') });
+    d = applyPresentationOp(d, { type: 'new_slide', title: 'Risks' });
+    d = applyPresentationOp(d, { type: 'new_slide', title: 'Agenda', at: 0, layout: 'title_only' });
+    expect(d.slides.map((s) => [s.id, s.title, s.layout])).toEqual([
+      ['slide-3', 'Agenda', 'title_only'],
+      ['intro', 'Welcome', 'title'],
+      ['numbers', 'The numbers', 'title_and_bullets'],
+      ['next', 'Next steps', 'title_and_bullets'],
+      ['slide-1', 'Taken', 'title_and_bullets'],
+      ['slide-2', 'Risks', 'title_and_bullets'],
+    ]);
+    expect(refusal(deck(), { type: 'new_slide', title: 'Late', at: 9 })).toContain('past the end of the deck (3 slides)');
+  });
+
+  it('set_bullet_lines reads levels from the indent and keeps the styles of a line that stayed at its level', () => {
+    const styled = applyPresentationOp(deck(), { type: 'restyle', slideId: 'numbers', target: { bullet: 0, from: 8, to: 10 }, style: { bold: true } });
+    const d = applyPresentationOp(styled, { type: 'set_bullet_lines', slideId: 'numbers', lines: ['Revenue up 12%', '\tin Europe', '  ', '  and Asia'] });
+    expect(d.slides[1]?.bullets).toEqual([
+      { text: 'Revenue up 12%', level: 0, runs: [{ text: 'Revenue ' }, { text: 'up 12%', bold: true }] },
+      { text: 'in Europe', level: 1 },
+      { text: 'and Asia', level: 1 },
+    ]);
+  });
+
+  it('edit_title refuses an empty title where the layout shows one, and allows it on a blank slide', () => {
+    expect(refusal(deck(), { type: 'edit_title', slideId: 'intro', title: '' })).toBe(
+      'slide "intro": the title is empty, and a title slide shows its title; give it a title (or set_layout blank for a slide without one)',
+    );
+    const blank = applyPresentationOp(deck(), { type: 'add_slide', slide: slide('pic', 'Picture', { layout: 'blank' }) });
+    expect(applyPresentationOp(blank, { type: 'edit_title', slideId: 'pic', title: '' }).slides[3]?.title).toBe('');
+    expect(validatePresentationOp({ type: 'new_slide', title: ' ' })).toEqual([expect.stringContaining('the title is empty')]);
+  });
+});

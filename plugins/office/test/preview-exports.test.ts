@@ -1,6 +1,7 @@
 // Invariant: through a real Host, the pdf export of a deck has one page per slide and the png export
 // is one valid PNG of every page stacked (its height is the pages' heights plus the gaps); the same
-// holds for documents. One revision renders once (a second export returns the very same PDF bytes,
+// holds for documents. Each slide's own export (`slide-N`, the deck view's pictures) is its page of
+// that render, and a slide past the end is `not_found`. One revision renders once (a second export returns the very same PDF bytes,
 // which two LibreOffice runs never do). An aborted or timed-out conversion leaves no soffice process
 // and no scratch directory behind, and a missing LibreOffice is an error naming the Debian packages.
 import { execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { PNG } from 'pngjs';
 import { plugin } from '../src';
 import { SHEET_GAP } from '../src/preview/contact-sheet';
 import { convertToPdf } from '../src/preview/libreoffice';
+import { MAX_SLIDE_IMAGES } from '../src/preview/page-exports';
 import { deck, slide } from './deck';
 import { sampleDocument } from './document-fixtures';
 import { childProcesses, pdfInfo, processesMentioning, sofficeProfiles, waitFor } from './preview-support';
@@ -29,7 +31,9 @@ describe('office pdf and png exports', () => {
     const content = deck();
     content.slides.push(slide('end', 'Questions', { layout: 'title_only' }));
     const r = await host.resources.create({ kind: 'office.presentation', content, operator: 'human:ann' });
-    expect((await host.exports.formats(r.id)).map((f) => f.format).sort()).toEqual(['pdf', 'png', 'pptx']);
+    const formats = (await host.exports.formats(r.id)).map((f) => f.format);
+    expect(formats.filter((f) => !f.startsWith('slide-')).sort()).toEqual(['pdf', 'png', 'pptx']);
+    expect(formats.filter((f) => f.startsWith('slide-'))).toHaveLength(MAX_SLIDE_IMAGES);
 
     const pdf = await host.exports.export(r.id, 'pdf');
     expect(pdf.mediaType).toBe('application/pdf');
@@ -47,8 +51,24 @@ describe('office pdf and png exports', () => {
     const again = await host.exports.export(r.id, 'pdf');
     expect(Buffer.from(again.data).equals(Buffer.from(pdf.data))).toBe(true);
 
-    const view = await host.views.view(r.id);
-    expect(view.blocks).toContainEqual({ type: 'image', url: `/api/resources/${r.id}/export/png?revision=0`, alt: expect.any(String) });
+  });
+
+  it('exports each slide alone as the page of the same render, the pictures the deck view shows', async () => {
+    const r = await host.resources.create({ kind: 'office.presentation', content: deck(), operator: 'human:ann' });
+    const sheet = PNG.sync.read(Buffer.from((await host.exports.export(r.id, 'png')).data));
+    const pictures = (await host.views.view(r.id)).blocks!.flatMap((block) => (block.type === 'group' ? block.blocks.filter((b) => b.type === 'image') : []));
+    expect(pictures.map((picture) => picture.type === 'image' && picture.url)).toEqual([1, 2, 3].map((n) => `/api/resources/${r.id}/export/slide-${n}?revision=0`));
+    const second = await host.exports.export(r.id, 'slide-2');
+    expect(second.mediaType).toBe('image/png');
+    const page = PNG.sync.read(Buffer.from(second.data));
+    const top = page.height + SHEET_GAP;
+    expect([page.width, 3 * page.height + 2 * SHEET_GAP]).toEqual([sheet.width, sheet.height]);
+    // Its pixels are the sheet's second page, and not the first's.
+    const rowsOf = (image: PNG, from: number): Buffer => image.data.subarray(from * image.width * 4, (from + page.height) * image.width * 4);
+    expect(rowsOf(sheet, top).equals(page.data)).toBe(true);
+    expect(rowsOf(sheet, 0).equals(page.data)).toBe(false);
+    const missing = await host.exports.export(r.id, 'slide-4').catch((e: unknown) => e);
+    expect(isCoworkError(missing) && [missing.code, missing.message]).toEqual(['not_found', 'the deck has 3 slides; there is no slide 4']);
   });
 
   it('exports a document as a PDF and one stacked PNG of its pages', async () => {

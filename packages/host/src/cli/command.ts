@@ -90,6 +90,7 @@ export type StoredResources = Pick<ResourceApi, 'get' | 'list' | 'history' | 'ch
 export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   workspace: { value: 'DIR', description: 'workspace directory (default ./.cowork; env COWORK_WORKSPACE)' },
   plugins: { value: 'a,b', description: 'plugin modules to load, by npm name or path (env COWORK_PLUGINS)' },
+  'database-url': { value: 'URL', description: 'keep the workspace records in this PostgreSQL database, postgres://... (env COWORK_DATABASE_URL; default DIR/cowork.db)' },
   json: { description: 'print one JSON document on stdout (results and errors)' },
   help: { short: 'h', description: 'show help for the command' },
 };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { textPlugin } from '../plugins/builtin/text-plugin';
-import { discoverInstalledPlugins } from '../plugins/discover';
+import { discoverPluginManifests, pluginsForKind, type PluginManifest } from '../plugins/discover';
 import type { CliContext, LeafArgs, StoredResources } from './command';
 import type { CliIo, Output } from './output';
 
@@ -20,6 +20,8 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
   const workspace = args.option('workspace') || io.env.COWORK_WORKSPACE || DEFAULT_WORKSPACE;
   const named = args.option('plugins') ?? io.env.COWORK_PLUGINS;
   const workspaceDir = resolve(io.cwd, workspace);
+  // Read here, at the edge, like the workspace: the store is chosen by openWorkspaceStore from it.
+  const databaseUrl = args.option('database-url') || io.env.COWORK_DATABASE_URL || undefined;
   // Without --plugins or COWORK_PLUGINS, every installed plugin loads (an empty value means none)
   // when a command opens the host; see `withHost` and `withStoredResources` for the exceptions.
   const installed = named === undefined;
@@ -31,15 +33,23 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
         .filter((name) => name !== '');
   // Finding the installed plugins reads every package.json in node_modules (tens of ms): only
   // when a command asks for them.
-  let discovered: string[] | undefined;
-  const pluginModules = (): readonly string[] => (installed ? (discovered ??= discoverInstalledPlugins(io.cwd)) : namedModules);
+  let discovered: PluginManifest[] | undefined;
+  const manifests = (): readonly PluginManifest[] => (discovered ??= discoverPluginManifests(io.cwd));
+  const pluginModules = (): readonly string[] => (installed ? manifests().map((m) => m.name) : namedModules);
+  /**
+   * A command on one kind imports only the installed plugins that may bring it (manifests first):
+   * none for a kind built into the host (a plugin bringing it again would be refused as a
+   * duplicate), and for a plugin's kind the plugins whose package.json lists it or lists no kinds.
+   */
+  const modulesFor = (kind: string | undefined): readonly string[] => {
+    if (!installed || kind === undefined) return pluginModules();
+    return BUILT_IN_KINDS.has(kind) ? [] : pluginsForKind(manifests(), kind);
+  };
 
   const withHost: CliContext['withHost'] = async (fn, options = {}) => {
-    // A kind built into the host needs no installed plugin: one that brought the same kind again
-    // would be refused as a duplicate, and no other plugin takes part in a command on it.
-    const modules = installed && options.kind !== undefined && BUILT_IN_KINDS.has(options.kind) ? [] : pluginModules();
+    const modules = modulesFor(options.kind);
     const { Host } = loadHost();
-    const host = await Host.open({ workspaceDir, pluginModules: modules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
+    const host = await Host.open({ workspaceDir, databaseUrl, pluginModules: modules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
     try {
       if (options.reportPluginProblems !== false) {
         for (const problem of host.pluginProblems) {
@@ -61,7 +71,7 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
     },
     withHost,
     async withStoredResources(fn) {
-      const stored = openStoredResources(workspaceDir);
+      const stored = await openStoredResources(workspaceDir, databaseUrl);
       // No database yet: the host creates the workspace as it always has.
       if (!stored) return withHost((host) => fn(host.resources));
       try {
@@ -72,7 +82,7 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
     },
     async kindOf(resourceId) {
       try {
-        const stored = openStoredResources(workspaceDir);
+        const stored = await openStoredResources(workspaceDir, databaseUrl);
         if (!stored) return undefined;
         try {
           return (await stored.resources.get(resourceId)).kind;
@@ -105,12 +115,13 @@ const loadResourceDeps = (): typeof import('../resources/resource-deps') => requ
 
 /**
  * The workspace's resource service on its store alone: no plugin is registered, so only the reads
- * that need none may be made (`StoredResources`). Undefined when the workspace has no database.
+ * that need none may be made (`StoredResources`). Undefined when the workspace has no SQLite database
+ * yet (a PostgreSQL database is always opened: its schema is made on first use).
  */
-function openStoredResources(workspaceDir: string): { resources: StoredResources; close(): Promise<void> } | undefined {
+async function openStoredResources(workspaceDir: string, databaseUrl: string | undefined): Promise<{ resources: StoredResources; close(): Promise<void> } | undefined> {
   const { DATABASE_FILE, openWorkspaceStore } = loadOpenStore();
-  if (!existsSync(join(workspaceDir, DATABASE_FILE))) return undefined;
-  const store = openWorkspaceStore(workspaceDir);
+  if (databaseUrl === undefined && !existsSync(join(workspaceDir, DATABASE_FILE))) return undefined;
+  const store = await openWorkspaceStore(workspaceDir, { databaseUrl });
   const { ResourceService } = loadResourceService();
   const { PluginRegistry } = loadRegistry();
   const { RevisionEvents } = loadRevisionEvents();

@@ -30,6 +30,7 @@ const EXIT_BY_ERROR: Partial<Record<ErrorCode, ExitCode>> = {
   not_found: EXIT.notFound,
   store_busy: EXIT.busy,
   external_unavailable: EXIT.busy,
+  store_unavailable: EXIT.busy,
 };
 
 /** The exit code for an error code. */
@@ -51,6 +52,6 @@ export function exitCodeHelp(): string[] {
     `  ${EXIT.conflict}  ${codesFor(EXIT.conflict)}: someone committed first; the op was kept as a candidate`,
     `     (see \`cowork resources candidates ID\`)`,
     `  ${EXIT.notFound}  ${codesFor(EXIT.notFound)}: no such resource, candidate or revision`,
-    `  ${EXIT.busy}  ${codesFor(EXIT.busy)}: another process holds the workspace database; retry shortly`,
+    `  ${EXIT.busy}  ${codesFor(EXIT.busy)}: the workspace database is held by another process or out of reach; retry shortly`,
   ];
 }

@@ -86,12 +86,17 @@ export const ERROR_CODES = {
   store_failed: {
     status: 500,
     retryable: false,
-    hint: "The workspace database reported an error; check the disk and the workspace's cowork.db (the details carry SQLite's code).",
+    hint: "The workspace database reported an error; check the disk and the workspace's cowork.db (the details carry SQLite's code), or the PostgreSQL server's log (details.pgCode).",
   },
   store_io_error: {
     status: 507,
     retryable: false,
     hint: "The disk is full or failed while the workspace was being written (details.sqliteCode or details.errno), so this write was not acknowledged. Disk full: free space, then retry. I/O error (a failed fsync): check the disk and restart the host; until then it refuses the workspace's reads and writes, and on restart SQLite recovers the database from its log, which may or may not keep the failed write, so re-read before retrying.",
+  },
+  store_unavailable: {
+    status: 503,
+    retryable: true,
+    hint: "The workspace's PostgreSQL server could not be reached or dropped the connection (details.pgCode). Check that it is up; the host reconnects by itself. A write answered with this may or may not have committed: re-read, or retry with the same idempotency key.",
   },
   schema_too_new: {
     status: 500,

@@ -5,6 +5,8 @@ export interface CreateRequest {
   readonly kind: string;
   /** Omit to start from the kind's initial content. */
   readonly content?: unknown;
+  /** What people call it (1 to 200 characters); without one the page shows its id. */
+  readonly title?: string;
   readonly operator: Operator;
   readonly idempotencyKey?: string;
 }

@@ -13,6 +13,8 @@ export interface ImportRequest {
   readonly format?: string;
   readonly data: Uint8Array;
   readonly fileName?: string;
+  /** The new resource's title (see CreateRequest). */
+  readonly title?: string;
   readonly operator: Operator;
   readonly idempotencyKey?: string;
   readonly signal?: AbortSignal;
@@ -63,7 +65,7 @@ export class ImportService {
       const content = await callPluginAsync(registered.plugin, `import ${format}`, () =>
         importer.import(request.data, { fileName: request.fileName, workDir, signal: request.signal ?? new AbortController().signal, maxContentBytes: this.maxContentBytes }),
       );
-      return await this.resources.create({ kind: registered.kind.name, content, operator: request.operator, idempotencyKey: request.idempotencyKey });
+      return await this.resources.create({ kind: registered.kind.name, content, title: request.title, operator: request.operator, idempotencyKey: request.idempotencyKey });
     } finally {
       rmSync(workDir, { recursive: true, force: true });
     }

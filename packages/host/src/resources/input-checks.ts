@@ -28,6 +28,19 @@ export function checkRevision(value: unknown, field = 'baseRevision'): number {
   return value;
 }
 
+/** The most characters a resource's title has. */
+export const MAX_TITLE_CHARS = 200;
+
+/** A resource's title: trimmed, 1 to 200 characters, no control characters; undefined when none is given. */
+export function checkTitle(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const title = typeof value === 'string' ? value.trim() : undefined;
+  if (title === undefined || title.length === 0 || title.length > MAX_TITLE_CHARS || /[\u0000-\u001f\u007f]/.test(title)) {
+    throw new CoworkError('invalid_input', `title must be text of 1 to ${MAX_TITLE_CHARS} characters on one line; give another title or none`, { field: 'title' });
+  }
+  return title;
+}
+
 export function checkId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
     throw new CoworkError('invalid_input', `${field} must be a non-empty string`, { field });

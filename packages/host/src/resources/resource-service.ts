@@ -20,7 +20,8 @@ import type { Change, PerformOp } from './commit';
 import { Committer } from './committer';
 import { contentAt } from './content-at';
 import { DraftService } from './draft-service';
-import { checkId, checkJsonSize, checkOperator, checkRevision } from './input-checks';
+import { previewCandidate, type CandidatePreview } from './candidate-preview';
+import { checkId, checkJsonSize, checkOperator, checkRevision, checkTitle } from './input-checks';
 import { checkContentDomain, validateContent, validateOp } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
 import type { RevisionEvent, RevisionListener } from '../plugins/revision-event';
@@ -55,6 +56,7 @@ export class ResourceService implements ResourceApi {
 
   async create(request: CreateRequest): Promise<ResourceRecord> {
     const operator = checkOperator(request?.operator);
+    const title = checkTitle(request.title);
     const kind = this.deps.registry.kind(typeof request.kind === 'string' ? request.kind : String(request.kind));
     const content =
       request.content === undefined
@@ -63,7 +65,7 @@ export class ResourceService implements ResourceApi {
     const { content: checked, serialized } = validateContent(kind, content, this.deps.limits.maxContentBytes);
     await checkContentDomain(kind, checked, 'invalid_content', this);
     const stored = await this.deps.store.keepText(serialized);
-    const claim = IdempotencyClaim.of('create', request.idempotencyKey, { kind: kind.kind.name, content: checked, operator });
+    const claim = IdempotencyClaim.of('create', request.idempotencyKey, { kind: kind.kind.name, content: checked, operator, ...(title === undefined ? {} : { title }) });
     const record = await this.deps.store.transaction(async (tx) => {
       const prior = await claim?.prior(tx);
       if (typeof prior === 'string') return this.requireResource(tx, prior);
@@ -73,6 +75,7 @@ export class ResourceService implements ResourceApi {
         kind: kind.kind.name,
         revision: 0,
         content: checked,
+        ...(title === undefined ? {} : { title }),
         createdAt: at,
         updatedAt: at,
       };
@@ -284,6 +287,14 @@ export class ResourceService implements ResourceApi {
       });
     if (kind.kind.revisionSemantics === 'external') return this.withExternal(candidate.resourceId, kind, accept);
     return accept();
+  }
+
+  /** What accepting the candidate on `revision` (default: the current one) would make, and the kind's diff of it; writes nothing. */
+  async previewCandidate(candidateId: string, revision?: number): Promise<CandidatePreview> {
+    const candidate = await this.getCandidate(candidateId);
+    const at = revision === undefined ? (await this.get(candidate.resourceId)).revision : checkRevision(revision, 'revision');
+    const [before] = (await this.contentsAt(candidate.resourceId, [at])) as [Json];
+    return previewCandidate(await this.kindOf(candidate.resourceId), candidate, at, before, this.deps.limits.maxContentBytes);
   }
 
   async rejectCandidate(candidateId: string, operator: Operator): Promise<CandidateRecord> {

@@ -32,6 +32,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerPublicationRoutes } from './routes/publications';
 import { registerWorkFileRoutes } from './routes/work-files';
 import { registerRunRoutes } from './routes/runs';
+import { registerJobLogRoutes } from './routes/job-logs';
 import { TaskEvents } from './task-events';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
 import { LiveHub, type HubOptions } from './ws/hub';
@@ -166,6 +167,7 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     registerPublicationRoutes(app, ctx);
     registerWorkFileRoutes(app, ctx);
     registerRunRoutes(app, ctx);
+    registerJobLogRoutes(app, ctx);
     registerDemoRoutes(app, ctx);
     registerBenchRoutes(app, ctx);
     registerMcpServerRoutes(app, ctx);

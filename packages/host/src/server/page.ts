@@ -44,7 +44,7 @@ It is sent once in a request body and exchanged for a session cookie; it is neve
 </section>
 <div id="workspace" hidden></div>
 </main>
-<footer class="foot"><p>Each resource is shown by its kind's view (or its JSON); text is edited in place, every other kind through its ops.</p></footer>
+<footer class="foot"><p>Each resource is shown and edited in place through its kind's view (or as JSON, through its ops); what others commit arrives live.</p></footer>
 </body>
 </html>
 `;

@@ -32,9 +32,15 @@ export const ErrorBody = Type.Object(
 );
 
 export const ResourceSchema = Type.Object(
-  { id: Id, kind: Type.String(), revision: Revision, content: AnyJson, createdAt: Type.String(), updatedAt: Type.String() },
+  { id: Id, kind: Type.String(), revision: Revision, content: AnyJson, title: Type.Optional(Type.String()), createdAt: Type.String(), updatedAt: Type.String() },
   { additionalProperties: false },
 );
+
+/** A resource as listed: with who made its newest revision (`updatedAt` is when). */
+export const ListedResourceSchema = Type.Composite([ResourceSchema, Type.Object({ updatedBy: Type.String() })], { additionalProperties: false });
+
+/** A resource's title, as people give it at creation or import. */
+export const Title = Type.String({ minLength: 1, maxLength: 200, description: 'What people call it; without one the page shows its id' });
 
 export const RevisionSchema = Type.Object({
   resourceId: Id,
@@ -61,7 +67,7 @@ export const CandidateSchema = Type.Object({
 });
 
 export const CreateResourceBody = Type.Object(
-  { kind: Type.String({ minLength: 1, maxLength: 200 }), content: Type.Optional(AnyJson), operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey) },
+  { kind: Type.String({ minLength: 1, maxLength: 200 }), content: Type.Optional(AnyJson), title: Type.Optional(Title), operator: Type.Optional(OperatorSchema), idempotencyKey: Type.Optional(IdempotencyKey) },
   { additionalProperties: false },
 );
 export type CreateResourceBody = Static<typeof CreateResourceBody>;

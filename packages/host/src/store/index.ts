@@ -37,4 +37,7 @@ export type {
 } from './agent-records';
 export { SqliteStore, type SqliteStoreOptions, type SynchronousMode } from './sqlite/sqlite-store';
 export { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate, type Migration } from './sqlite/migrations';
-export { openWorkspaceStore, DATABASE_FILE, type OpenStoreOptions } from './open-store';
+export { openWorkspaceStore, DATABASE_FILE, DATABASE_URL_ENV, type OpenStoreOptions } from './open-store';
+export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store';
+export { PG_MIGRATIONS } from './postgres/migrations';
+export { GROUP_COMMIT_DEFAULTS, type GroupCommitSettings } from './write-queue';

@@ -51,8 +51,8 @@ export class LargeValues {
     return `${REF_PREFIX}${hash}`;
   }
 
-  /** A stored text as JSON: a reference is read from its file. */
-  parse<T = Json>(stored: string): T {
+  /** A stored text as JSON: a reference is read from its file. A bound function: repositories pass it on as it is. */
+  readonly parse = <T = Json>(stored: string): T => {
     if (!stored.startsWith(REF_PREFIX)) return parseStored<T>(stored);
     const hash = stored.slice(REF_PREFIX.length);
     try {
@@ -60,7 +60,7 @@ export class LargeValues {
     } catch (error) {
       throw new CoworkError('store_failed', `the stored value ${hash} is missing or unreadable in ${this.dir}: ${(error as Error).message}`, { value: hash });
     }
-  }
+  };
 }
 
 const REF_PREFIX = '@value:';

@@ -13,6 +13,8 @@ export interface ResourceRecord {
   readonly kind: string;
   readonly revision: number;
   readonly content: Json;
+  /** What people call it (given at creation); absent when none was given. */
+  readonly title?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -19,3 +19,4 @@ export { seededRandom } from '../util/random'; // also in the plugin API
 export { replaySolutions, solutionProblems, solutionTests, type SolutionTestOptions } from './suite-solutions';
 export { freePort } from './free-port';
 export { fullCorpus, hostileCorpus, legitCorpus, makePathFixture, SENTINEL_TEXT, type CorpusEntry, type PathFixture } from './path-corpus';
+export { startPostgresServer, postgresBindir, type PostgresServer, type PostgresServerOptions } from './postgres-server';

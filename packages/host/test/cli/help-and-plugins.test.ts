@@ -21,7 +21,7 @@ describe('cowork --help', () => {
       for (const usage of [
         'cowork plugins',
         'cowork resources list [--kind K]',
-        'cowork resources create --kind K [--content JSON] [--operator OP]',
+        'cowork resources create --kind K [--content JSON] [--title TEXT] [--operator OP]',
         'cowork resources show ID [--revision N]',
         'cowork resources commit ID --base N --op JSON --operator OP',
         'cowork resources history ID',

@@ -54,6 +54,18 @@ describe('cowork resources', () => {
     expect((await run('resources', 'list')).stdout).toMatch(new RegExp(`^${id}  text  revision 0  updated `, 'm'));
   });
 
+  it('creates a resource with a title, and lists it with its title', async () => {
+    const created = await run('resources', 'create', '--kind', 'text', '--title', 'Launch plan');
+    const id = /created (\S+) \(text\) "Launch plan" at revision 0/.exec(created.stdout)?.[1];
+    expect(id).toBeDefined();
+    const { resources } = await json<{ resources: { id: string; title?: string }[] }>('resources', 'list', '--kind', 'text');
+    expect(resources.find((r) => r.id === id)).toMatchObject({ title: 'Launch plan' });
+    expect((await run('resources', 'list')).stdout).toMatch(new RegExp(`^${id}  text  revision 0  updated \\S+  "Launch plan"$`, 'm'));
+    const refused = await run('resources', 'create', '--kind', 'text', '--title', '   ');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('title must be text of 1 to 200 characters');
+  });
+
   it('defaults the operator of create to human:$USER, else human:cli', async () => {
     const withUser = await runCli(['resources', 'create', '--kind', 'text', '--json', '--workspace', join(dir.path, 'ws')], { env: { USER: 'zoe' } });
     const withoutUser = await runCli(['resources', 'create', '--kind', 'text', '--json', '--workspace', join(dir.path, 'ws')], { env: {} });

@@ -13,7 +13,7 @@ const workspace = join(dir.path, 'ws');
 const { run, json } = workspaceCli(workspace);
 
 async function authenticates(token: string): Promise<boolean> {
-  const store = openWorkspaceStore(workspace);
+  const store = await openWorkspaceStore(workspace);
   try {
     return (await new UserDirectory(store).authenticate(token)) !== undefined;
   } finally {

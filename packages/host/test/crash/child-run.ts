@@ -33,6 +33,8 @@ export class ChildRun {
   readyHead: number | undefined;
   /** The child's last `batches <batches> <transactions>` line (group-commit-child.ts): its store's write batches. */
   batches: { batches: number; transactions: number } | undefined;
+  /** How many `unavailable <writer>` lines the child wrote: commits answered store_unavailable. */
+  unavailable = 0;
   /** Lines that did not parse; a test asserts this stays empty. */
   readonly badLines: string[] = [];
   readonly exited: Promise<ChildExit>;
@@ -43,11 +45,12 @@ export class ChildRun {
   private exit: ChildExit | undefined;
   private readonly waiters: { count: number; resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  private constructor(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[], script: string) {
+  private constructor(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[], script: string, env: NodeJS.ProcessEnv) {
     const argv = [...wrapper, process.execPath, '--import', 'tsx', script, workspaceDir, resourceId, tag];
     this.process = spawn(argv[0]!, argv.slice(1), {
       cwd: PACKAGE_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
+      env,
     });
     // A child that died early closes its stdin: writing `go` then fails, and its exit tells why.
     this.process.stdin!.on('error', () => undefined);
@@ -77,8 +80,13 @@ export class ChildRun {
    * Starts the child; it loads its code, then waits for `go()` before it opens the workspace.
    * `wrapper` runs it under another command (io-faults.test.ts: strace injecting fsync errors).
    */
-  static start(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[] = [], script = CHILD_PATH): ChildRun {
-    return new ChildRun(workspaceDir, resourceId, tag, wrapper, script);
+  static start(workspaceDir: string, resourceId: string, tag: string, wrapper: readonly string[] = [], script = CHILD_PATH, env: NodeJS.ProcessEnv = process.env): ChildRun {
+    return new ChildRun(workspaceDir, resourceId, tag, wrapper, script, env);
+  }
+
+  /** Whether the child is still running. */
+  get running(): boolean {
+    return this.exit === undefined;
   }
 
   /** Lets the child open the workspace and start committing. */
@@ -121,6 +129,8 @@ export class ChildRun {
       this.commits.push({ revision: number, tokens: words.slice(2) });
     } else if (words[0] === 'batches' && words.length === 3 && words.slice(1).every((w) => Number.isInteger(Number(w)))) {
       this.batches = { batches: Number(words[1]), transactions: Number(words[2]) };
+    } else if (words[0] === 'unavailable' && words.length === 2 && Number.isInteger(number)) {
+      this.unavailable += 1;
     } else if (words[0] === 'event' && words.length === 3 && Number.isInteger(number) && words[2]) {
       this.events.push({ seq: number, taskId: words[2] });
     } else {

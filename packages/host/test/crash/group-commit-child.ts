@@ -7,15 +7,20 @@
  *
  * - `ready 0`: the host is open;
  * - `ack <revision> <token>`: that resource's revision <revision> appended <token>;
- * - `batches <batches> <transactions>`: the store's write batches so far (every 20 acks).
+ * - `batches <batches> <transactions>`: the store's write batches so far (every 20 acks);
+ * - `unavailable <writer>`: a commit answered `store_unavailable` (the PostgreSQL server is down);
+ *   the writer retries the same request, with the same idempotency key, until it is answered.
+ *
+ * Every attempt carries an idempotency key made of its token and base, so a retry of a commit whose
+ * outcome was lost with the connection returns what that commit did instead of committing twice.
+ * With COWORK_TEST_DATABASE_URL set the host keeps its records in that PostgreSQL database.
  *
  * Usage: node --import tsx group-commit-child.ts <workspaceDir> <id,id,...> <tag>; it waits for `go`.
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isCoworkError } from '../../src/errors';
 import { Host } from '../../src/host';
 import { emit, goSignal } from './child-io';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 
 const WRITERS = Number(process.env.WRITERS ?? 8);
 
@@ -26,8 +31,8 @@ async function main(): Promise<void> {
   process.stdin.once('end', () => process.exit(0));
   process.stdout.on('error', () => process.exit(0));
   await goSignal();
-  const host = await Host.open({ workspaceDir });
-  const store = host.store as SqliteStore;
+  const host = await Host.open({ workspaceDir, databaseUrl: process.env.COWORK_TEST_DATABASE_URL || undefined });
+  const store = host.store as typeof host.store & { readonly groupCommitStats: { batches: number; transactions: number } };
   await emit('ready 0');
   let acks = 0;
   const writer = async (w: number): Promise<never> => {
@@ -37,9 +42,15 @@ async function main(): Promise<void> {
       const token = `${tag}.${w}x${n};`;
       for (;;) {
         try {
-          seen = (await host.resources.commit(resourceId, { baseRevision: seen, op: { type: 'append', text: token }, operator: `agent:w${w}` })).revision;
+          const request = { baseRevision: seen, op: { type: 'append', text: token }, operator: `agent:w${w}` as const, idempotencyKey: `${token}@${seen}` };
+          seen = (await host.resources.commit(resourceId, request)).revision;
           break;
         } catch (error) {
+          if (isCoworkError(error) && error.code === 'store_unavailable') {
+            await emit(`unavailable ${w}`);
+            await delay(50);
+            continue;
+          }
           if (!isCoworkError(error) || error.code !== 'revision_conflict') throw error;
           seen = error.details.currentRevision as number;
         }
@@ -51,8 +62,6 @@ async function main(): Promise<void> {
   };
   await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 }
-
-
 
 main().catch((error: unknown) => {
   process.stderr.write(`group-commit-child failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

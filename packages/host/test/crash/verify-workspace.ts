@@ -100,9 +100,9 @@ export function crashSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
 
-/** Opens the workspace, runs `fn` on it, and closes it again. */
-export async function withHost<T>(workspaceDir: string, fn: (host: Host) => Promise<T>): Promise<T> {
-  const host = await Host.open({ workspaceDir });
+/** Opens the workspace (its records in `databaseUrl` when given), runs `fn` on it, and closes it again. */
+export async function withHost<T>(workspaceDir: string, fn: (host: Host) => Promise<T>, databaseUrl?: string): Promise<T> {
+  const host = await Host.open({ workspaceDir, databaseUrl });
   try {
     return await fn(host);
   } finally {

@@ -15,7 +15,7 @@ import { openWorkspaceStore } from '../../src/store/open-store';
 async function main(): Promise<void> {
   const [workspaceDir, seconds, mode] = process.argv.slice(2);
   if (!workspaceDir || !seconds) throw new Error('usage: host-child.ts <workspaceDir> <seconds>');
-  const store = openWorkspaceStore(workspaceDir);
+  const store = await openWorkspaceStore(workspaceDir);
   const jobs = await JobService.open({ store, workspaceDir });
   const sandboxed = mode === 'sandbox';
   const echo = sandboxed ? 'echo line$i; echo line$i >> lines.txt' : 'echo line$i';

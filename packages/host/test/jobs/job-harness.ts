@@ -20,7 +20,7 @@ export interface JobsFixture {
 
 export async function jobsFixture(options: Partial<JobServiceOptions> = {}): Promise<JobsFixture> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cowork-jobs-')));
-  const store = openWorkspaceStore(dir);
+  const store = await openWorkspaceStore(dir);
   const services: JobService[] = [];
   const reopen = (more: Partial<JobServiceOptions> = {}): JobService => {
     const service = new JobService({ store, workspaceDir: dir, ...options, ...more });

@@ -1,12 +1,14 @@
 /**
  * Invariant (property): with several concurrent writers, on separate connections, committing ops
  * from random base revisions, each revision is committed exactly once, every rejected op is kept as
- * an open candidate, and the final content equals the accepted ops applied in revision order.
+ * an open candidate, and the final content equals the accepted ops applied in revision order. On
+ * both stores: two hosts on one SQLite workspace, or on one PostgreSQL database (as two machines).
  */
 import fc from 'fast-check';
 import { Host } from '../../src/host';
 import { textKind, type TextContent, type TextOp } from '../../src/plugins/builtin/text-kind';
 import { isCoworkError } from '../../src/errors';
+import { storeBackends } from '../support/store-backends';
 import { tempDir } from '../support/temp-host';
 
 type Attempt = { writer: number; baseOffset: number; op: TextOp };
@@ -21,13 +23,17 @@ const opArb: fc.Arbitrary<TextOp> = fc.oneof(
 const attemptArb = (writers: number): fc.Arbitrary<Attempt> =>
   fc.record({ writer: fc.nat({ max: writers - 1 }), baseOffset: fc.nat({ max: 3 }), op: opArb });
 
-describe('concurrent writers (property)', () => {
+describe.each(storeBackends())('concurrent writers on $name (property)', (backend) => {
+  beforeAll(() => backend.start(), 120_000);
+  afterAll(() => backend.stop());
+
   it('commit each revision once, keep every rejected op, and fold to the accepted ops', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 4 }).chain((n) => fc.tuple(fc.constant(n), fc.array(attemptArb(n), { minLength: 1, maxLength: 30 }))), async ([writerCount, attempts]) => {
         const dir = tempDir();
-        // Two hosts = two SQLite connections on one workspace, as a server and a CLI would be.
-        const hosts = [await Host.open({ workspaceDir: dir.path }), await Host.open({ workspaceDir: dir.path })];
+        // Two hosts = two connections on one workspace, as a server and a CLI (or two machines) would be.
+        const database = await backend.database();
+        const hosts = [await Host.open({ workspaceDir: dir.path, ...database }), await Host.open({ workspaceDir: dir.path, ...database })];
         try {
           const resource = await hosts[0]!.resources.create({ kind: 'text', operator: 'human:owner' });
           const lastSeen = new Array<number>(writerCount).fill(0);
@@ -74,5 +80,5 @@ describe('concurrent writers (property)', () => {
       }),
       { numRuns: 25 },
     );
-  });
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 /**
- * Invariant (property): group commit changes nothing but the fsyncs. Concurrent writers on one host
+ * Invariant (property), on both stores: group commit changes nothing but the fsyncs. Concurrent writers on one host
  * commit ops from stale and fresh bases to two resources, so their transactions share batches; the
  * order in which the batches ran their bodies is recorded. Replaying the same commits one at a time
  * in that order on a host without group commit (maxBatch 1) gives every commit the same outcome
@@ -12,7 +12,7 @@ import { isCoworkError } from '../../src/errors';
 import { Host } from '../../src/host';
 import type { TextOp } from '../../src/plugins/builtin/text-kind';
 import type { Store } from '../../src/store/store';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { storeBackends } from '../support/store-backends';
 import { tempDir } from '../support/temp-host';
 
 type Attempt = { writer: number; resource: number; baseOffset: number; op: TextOp };
@@ -57,12 +57,17 @@ async function snapshot(host: Host, ids: readonly string[]): Promise<unknown> {
   return out;
 }
 
-describe('group commit (property)', () => {
+/** Both stores count their batches (SqliteStore, PostgresStore). */
+type Batching = Store & { readonly groupCommitStats: { readonly batches: number; readonly transactions: number } };
+
+describe.each(storeBackends())('group commit on $name (property)', (backend) => {
+  beforeAll(() => backend.start(), 120_000);
+  afterAll(() => backend.stop());
   let batched = 0;
   let batches = 0;
   afterAll(() => {
     // Across the runs, some batches held several transactions: the property was tested under real batches.
-    console.info(`group commit property: ${batched} write transactions in ${batches} batches`);
+    console.info(`group commit property (${backend.name}): ${batched} write transactions in ${batches} batches`);
     expect(batched).toBeGreaterThan(batches);
   });
 
@@ -70,8 +75,8 @@ describe('group commit (property)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(attemptArb, { minLength: 2, maxLength: 24 }), async (attempts) => {
         const dir = tempDir();
-        const grouped = await Host.open({ workspaceDir: `${dir.path}/grouped` });
-        const single = await Host.open({ workspaceDir: `${dir.path}/single`, groupCommit: { maxBatch: 1 } });
+        const grouped = await Host.open({ workspaceDir: `${dir.path}/grouped`, ...(await backend.database()) });
+        const single = await Host.open({ workspaceDir: `${dir.path}/single`, groupCommit: { maxBatch: 1 }, ...(await backend.database()) });
         try {
           const ids: string[] = [];
           const replayIds: string[] = [];
@@ -106,7 +111,7 @@ describe('group commit (property)', () => {
           }
           const [a, b] = [await snapshot(grouped, ids), await snapshot(single, replayIds)];
           expect(a).toEqual(b);
-          const stats = (grouped.store as SqliteStore).groupCommitStats;
+          const stats = (grouped.store as Batching).groupCommitStats;
           batched += stats.transactions;
           batches += stats.batches;
         } finally {
@@ -117,5 +122,5 @@ describe('group commit (property)', () => {
       }),
       { numRuns: 40 },
     );
-  }, 120_000);
+  }, 240_000);
 });

@@ -8,6 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { taskPaths } from '../../src/agents/task-files';
+import { runSuite } from '../../src/evaluation/runner';
+import { runtimeSuite } from '../../src/evaluation/runtime-suite';
+import { BENCH_RUNS_DIR } from '../../src/server/routes/bench';
 import { OpenAiCompatibleProvider } from '../../src/models/openai-provider';
 import type { WireChatRequest } from '../../src/models/wire';
 import { reply, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../../src/testkit/scripted-model-server';
@@ -18,7 +21,7 @@ import { launchChromium, openSignedIn, screenshot, type TestBrowser } from './br
 const STEPS = [
   { name: 'write_file', arguments: { path: 'notes/plan.md', text: 'first draft\n' } },
   { name: 'write_file', arguments: { path: 'notes/plan.md', text: 'second draft\n' } },
-  { name: 'start_run', arguments: { name: 'sweep lr', params: { lr: 0.1 }, command: 'sh', args: ['-c', 'printf \'{"step":1,"loss":0.5}\\n{"step":2,"loss":0.25}\\n\' >> metrics.jsonl'] } },
+  { name: 'start_run', arguments: { name: 'sweep lr', params: { lr: 0.1 }, command: 'sh', args: ['-c', 'printf \'{"step":1,"loss":0.5}\\n{"step":2,"loss":0.25}\\n\' >> metrics.jsonl; echo trained two steps'] } },
   { name: 'publish', arguments: { file: 'notes/plan.md' } },
 ];
 
@@ -40,6 +43,8 @@ beforeAll(async () => {
   t = await startTestServer({ port: 0, provider, runtime: { maxOutputTokens: 500 } }, { plugins: [filesProbe] });
   // Publishing waits for a person under the default policy; this workspace allows it.
   writeFileSync(join(t.host.workspaceDir, 'policy.json'), JSON.stringify({ approvals: { publish: 'allow' } }));
+  // A benchmark run in the workspace, whose report the page opens.
+  await runSuite({ suite: runtimeSuite, tasks: ['append-line'], trials: 1, model: { kind: 'script', dir: join(runtimeSuite.dir, 'solutions', 'reference') }, modelName: 'replay', host: {}, outDir: join(t.host.workspaceDir, BENCH_RUNS_DIR, 'first') });
   baseUrl = await t.listenHttp();
   annToken = body<{ token: string }>(await t.request({ method: 'POST', url: '/api/users', payload: { name: 'ann' } })).token;
 }, 60_000);
@@ -61,6 +66,19 @@ it("shows a task's work files, snapshots, runs and published results, and restor
   await page.locator('#runs li', { hasText: 'loss 0.25 @2 (best 0.25, min)' }).waitFor();
   expect(await page.locator('#runs li').textContent()).toContain('lr=0.1');
   await page.locator('#published li', { hasText: 'plan.md' }).waitFor();
+
+  // Main and its agents with their status; the run's job with its log.
+  await page.locator('#task-state li[data-agent="main"]', { hasText: 'Main: waiting' }).waitFor();
+  const job = page.locator('#jobs li[data-job-id]');
+  await job.locator('.job-status', { hasText: 'succeeded' }).waitFor();
+  await job.locator('summary', { hasText: 'Log' }).click();
+  await job.locator('pre.job-log', { hasText: 'trained two steps' }).waitFor();
+
+  // The workspace's benchmark report opens from the page.
+  const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('#bench-runs li[data-bench-run="first"] a')]);
+  await report.waitForLoadState();
+  expect(await report.content()).toContain('append-line');
+  await report.close();
 
   // The files and the snapshots of turns 1 and 2.
   await page.locator('#work-files li[data-path="notes/plan.md"]', { hasText: 'turn 2 by agent:main' }).waitFor();

@@ -146,7 +146,8 @@ describe('in Chromium', () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     await screenshot(page, 'views-1-card');
 
-    // The person edits the kind through its ops; a bad op gets the kind's complaint.
+    // The person edits the kind through its ops (folded away under the view); a bad op gets the kind's complaint.
+    await page.click('.op-form summary');
     await page.fill('#op-json', '{"add": "third point"}');
     await page.click('#op-commit');
     await page.locator('#editor-view li', { hasText: 'third point' }).waitFor();

@@ -57,7 +57,8 @@ export function initialPart(): Part {
 
 export const FEATURE_ID_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
 export const PARAMETER_NAME_SCHEMA = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' } as const;
-const NUM = { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1, maxLength: 200 }] } as const;
+export const NUM_SCHEMA = { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1, maxLength: 200 }] } as const;
+const NUM = NUM_SCHEMA;
 const VEC2 = { type: 'array', items: NUM, minItems: 2, maxItems: 2 } as const;
 const VEC3 = { type: 'array', items: NUM, minItems: 3, maxItems: 3 } as const;
 const AXIS = { enum: ['x', 'y', 'z'] } as const;

@@ -1,4 +1,3 @@
-import type { ViewBlock, ViewContext } from '@cowork/host';
 import type { Evaluation } from '../geometry/kernel';
 import type { EdgeSelector, Feature, Part, Profile, Vec2 } from './content';
 import { evaluateNum, type Num } from './expression';
@@ -36,18 +35,6 @@ export function diffParts(before: Part, after: Part): string {
     else lines.push(...fieldChanges(was, feature).map((change) => `feature [${feature.id}] ${feature.type}: ${change}`));
   });
   return lines.length === 0 ? 'no changes' : lines.join('\n');
-}
-
-/** Blocks for the web page: the measures, a parameter table and the feature list. */
-export function partView(part: Part, measures: KnownMeasures, context: ViewContext): ViewBlock[] {
-  const blocks: ViewBlock[] = [{ type: 'heading', text: 'CAD part', level: 1 }];
-  blocks.push({ type: 'model', url: context.exportUrl('glb'), alt: `the part at revision ${context.revision}` });
-  blocks.push({ type: 'paragraph', text: measures ? measuresLine(measures) : 'Measures: being computed; reload to see them.' });
-  blocks.push({ type: 'heading', text: 'Parameters', level: 2 });
-  blocks.push({ type: 'table', header: ['name', 'value (mm or °)'], rows: Object.entries(part.parameters).map(([name, value]) => [name, String(value)]) });
-  blocks.push({ type: 'heading', text: 'Features', level: 2 });
-  blocks.push({ type: 'list', ordered: true, items: part.features.map((f) => featureLine(f, part.parameters)) });
-  return blocks;
 }
 
 function measuresLine(measures: NonNullable<KnownMeasures>): string {

@@ -2,7 +2,8 @@ import { defineKind, rejectFile, type ExportContext } from '@cowork/host';
 import { KernelError, sharedKernel } from '../geometry/kernel';
 import { kernelExport } from '../geometry/kernel-export';
 import { MAX_STEP_BASE64, PART_SCHEMA, initialPart, type Part } from './content';
-import { diffParts, partView, summarizePart } from './describe';
+import { diffParts, summarizePart } from './describe';
+import { partView } from './view';
 import { PART_OP_SCHEMA, applyPartOp, validatePartOp, type PartOp } from './ops';
 import { partProblems } from './structure';
 
@@ -18,7 +19,7 @@ export const partKind = defineKind<Part, PartOp>({
     'A parametric CAD part (mm, degrees): named parameters and a feature tree (box, cylinder, sphere, extruded or revolved sketch, ' +
     'union/cut/intersect, fillet/chamfer, translate/rotate, imported STEP solid); numbers may be expressions over parameters. ' +
     'Lengths are 1e-6 to 1e6 mm, positions within 1e6 mm, a revolve 0.001 to 360 degrees, rotations within ±360 degrees. ' +
-    'Edited by set_parameter, delete_parameter, add_feature, edit_feature and remove_feature; exports step (AP214), stl and glb; imports step.',
+    'Edited by set_parameter, delete_parameter, add_feature, edit_feature, set_dimension (one number or point of a feature by name: width, at, sketch.profile.radius) and remove_feature; exports step (AP214), stl and glb; imports step.',
   revisionSemantics: 'host',
   contentSchema: PART_SCHEMA,
   opSchema: PART_OP_SCHEMA,

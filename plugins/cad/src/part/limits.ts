@@ -22,20 +22,25 @@ export const FULL_TURN = 360;
 /** How a number is judged: a size (length, radius), a position or offset, a revolve's angle, a rotation. */
 export type Rule = 'length' | 'position' | 'revolve' | 'rotation';
 
+/** The numbers `rule` allows, and their unit: the range a person's input in the page is held to. */
+export function ruleRange(rule: Rule, limits: Limits = LIMITS): { min: number; max: number; unit: 'mm' | 'degrees' } {
+  switch (rule) {
+    case 'length':
+      return { min: limits.minLength, max: limits.maxLength, unit: 'mm' };
+    case 'position':
+      return { min: -limits.maxLength, max: limits.maxLength, unit: 'mm' };
+    case 'revolve':
+      return { min: MIN_REVOLVE_ANGLE, max: FULL_TURN, unit: 'degrees' };
+    case 'rotation':
+      return { min: -FULL_TURN, max: FULL_TURN, unit: 'degrees' };
+  }
+}
+
 /** Why `value` breaks `rule` (a sentence without the field's name), or undefined when it is fine. */
 export function rangeProblem(value: number, rule: Rule, limits: Limits = LIMITS): string | undefined {
   if (!Number.isFinite(value)) return `must be a finite number but is ${value}`;
-  const { minLength, maxLength } = limits;
-  switch (rule) {
-    case 'length':
-      return value >= minLength && value <= maxLength ? undefined : `must be from ${minLength} to ${maxLength} mm but is ${value}`;
-    case 'position':
-      return Math.abs(value) <= maxLength ? undefined : `must be from -${maxLength} to ${maxLength} mm but is ${value}`;
-    case 'revolve':
-      return value >= MIN_REVOLVE_ANGLE && value <= FULL_TURN ? undefined : `must be from ${MIN_REVOLVE_ANGLE} to ${FULL_TURN} degrees but is ${value}`;
-    case 'rotation':
-      return Math.abs(value) <= FULL_TURN ? undefined : `must be from -${FULL_TURN} to ${FULL_TURN} degrees but is ${value}`;
-  }
+  const { min, max, unit } = ruleRange(rule, limits);
+  return value >= min && value <= max ? undefined : `must be from ${min} to ${max} ${unit} but is ${value}`;
 }
 
 /**

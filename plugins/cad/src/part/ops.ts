@@ -1,5 +1,7 @@
 import { opShape, rejectOp, type Json } from '@cowork/host';
-import { FEATURE_ID_SCHEMA, FEATURE_SCHEMA, PARAMETER_NAME_SCHEMA, type Feature, type Part } from './content';
+import { FEATURE_ID_SCHEMA, FEATURE_SCHEMA, NUM_SCHEMA, PARAMETER_NAME_SCHEMA, type Feature, type Part } from './content';
+import { dimensionsOf, writeDimension } from './dimensions';
+import type { Num } from './expression';
 import { unstorableName } from './limits';
 import { checkPart, referencesOf, usedParameters } from './structure';
 
@@ -12,6 +14,8 @@ import { checkPart, referencesOf, usedParameters } from './structure';
  * - `delete_parameter` removes one no feature uses;
  * - `add_feature` appends a feature, or inserts it right after feature `after`;
  * - `edit_feature` replaces some fields of a feature (never its id or type);
+ * - `set_dimension` sets one number (or point) of a feature by its name (`width`, `at`,
+ *   `sketch.profile.radius`): what a person edits in the page; a number typed as text is a number;
  * - `remove_feature` removes a feature no later feature uses.
  */
 export type PartOp =
@@ -19,6 +23,7 @@ export type PartOp =
   | { type: 'delete_parameter'; name: string }
   | { type: 'add_feature'; feature: Feature; after?: string }
   | { type: 'edit_feature'; id: string; set: { [field: string]: Json } }
+  | { type: 'set_dimension'; id: string; dimension: string; value: Num | Num[] }
   | { type: 'remove_feature'; id: string };
 
 export const PART_OP_SCHEMA = {
@@ -27,6 +32,7 @@ export const PART_OP_SCHEMA = {
     opShape('delete_parameter', { name: PARAMETER_NAME_SCHEMA }),
     opShape('add_feature', { feature: FEATURE_SCHEMA, after: FEATURE_ID_SCHEMA }, ['feature']),
     opShape('edit_feature', { id: FEATURE_ID_SCHEMA, set: { type: 'object', minProperties: 1 } }),
+    opShape('set_dimension', { id: FEATURE_ID_SCHEMA, dimension: { type: 'string', minLength: 1, maxLength: 64 }, value: { anyOf: [NUM_SCHEMA, { type: 'array', items: NUM_SCHEMA, minItems: 2, maxItems: 3 }] } }),
     opShape('remove_feature', { id: FEATURE_ID_SCHEMA }),
   ],
 } as const;
@@ -66,6 +72,11 @@ export function applyPartOp(part: Part, op: PartOp): Part {
       const edited = { ...part.features[at], ...op.set } as Feature;
       return checkPart({ ...part, features: part.features.map((f, i) => (i === at ? edited : f)) });
     }
+    case 'set_dimension': {
+      const at = indexOf(part, op.id);
+      const edited = withDimension(part.features[at]!, op.dimension, op.value);
+      return checkPart({ ...part, features: part.features.map((f, i) => (i === at ? edited : f)) });
+    }
     case 'remove_feature': {
       const at = indexOf(part, op.id);
       const user = part.features.find((f) => referencesOf(f).includes(op.id));
@@ -74,6 +85,26 @@ export function applyPartOp(part: Part, op: PartOp): Part {
       return checkPart({ ...part, features });
     }
   }
+}
+
+/** The feature with one dimension set, refused when it has no such dimension or the value has the wrong shape. */
+function withDimension(feature: Feature, name: string, value: Num | Num[]): Feature {
+  const dimensions = dimensionsOf(feature);
+  const dimension = dimensions.find((d) => d.path === name);
+  const where = `feature ${feature.id} (${feature.type})`;
+  if (!dimension) {
+    throw rejectOp(`${where} has no dimension ${JSON.stringify(name)}; it has ${dimensions.map((d) => d.path).join(', ') || 'none'}`, { featureId: feature.id });
+  }
+  const count = Array.isArray(value) ? value.length : 1;
+  if (count !== (dimension.size ?? 1)) {
+    throw rejectOp(`${where}: ${name} takes ${dimension.size ? `${dimension.size} numbers` : 'one number'}, not ${count}`, { featureId: feature.id });
+  }
+  return writeDimension(feature, name, Array.isArray(value) ? value.map(plainNumber) : plainNumber(value));
+}
+
+/** "12.5" typed in a text field is the number 12.5; an expression stays text. */
+function plainNumber(value: Num): Num {
+  return typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value) ? Number(value) : value;
 }
 
 /**

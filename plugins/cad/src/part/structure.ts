@@ -1,5 +1,6 @@
 import { rejectOp } from '@cowork/host';
-import type { EdgeSelector, Feature, Part } from './content';
+import type { Feature, Part } from './content';
+import { dimensionsOf, readDimension } from './dimensions';
 import { evaluateNum, parameterNames, type Num } from './expression';
 import { LIMITS, rangeProblem, unstorableName, type Limits, type Rule } from './limits';
 
@@ -34,41 +35,18 @@ export function referencesOf(feature: Feature): string[] {
   }
 }
 
-/** Every number of a feature, named by its field, with the range it must be in. */
+/** Every number of a feature, named by its field (`at[1]` for a point's second), with the range it must be in. */
 export function numbersOf(feature: Feature): NumberField[] {
-  const at = (name: string, v: readonly Num[] | undefined): NumberField[] => (v ?? []).map((value, i) => ({ field: `${name}[${i}]`, value, rule: 'position' }));
-  const one = (field: string, value: Num | undefined, rule: Rule): NumberField[] => (value === undefined ? [] : [{ field, value, rule }]);
-  switch (feature.type) {
-    case 'box':
-      return [...one('width', feature.width, 'length'), ...one('depth', feature.depth, 'length'), ...one('height', feature.height, 'length'), ...at('at', feature.at)];
-    case 'cylinder':
-      return [...one('radius', feature.radius, 'length'), ...one('height', feature.height, 'length'), ...at('at', feature.at)];
-    case 'sphere':
-      return [...one('radius', feature.radius, 'length'), ...at('at', feature.at)];
-    case 'extrude':
-    case 'revolve': {
-      const { sketch } = feature;
-      const profile = sketch.profile;
-      const own = feature.type === 'extrude' ? one('distance', feature.distance, 'length') : one('angle', feature.angle, 'revolve');
-      const shape =
-        profile.shape === 'rectangle'
-          ? [...one('sketch.profile.width', profile.width, 'length'), ...one('sketch.profile.height', profile.height, 'length'), ...at('sketch.profile.center', profile.center)]
-          : profile.shape === 'circle'
-            ? [...one('sketch.profile.radius', profile.radius, 'length'), ...at('sketch.profile.center', profile.center)]
-            : profile.points.flatMap((point, i) => at(`sketch.profile.points[${i}]`, point));
-      return [...own, ...one('sketch.offset', sketch.offset, 'position'), ...shape];
-    }
-    case 'fillet':
-      return [...one('radius', feature.radius, 'length'), ...edgeNumbers(feature.edges)];
-    case 'chamfer':
-      return [...one('distance', feature.distance, 'length'), ...edgeNumbers(feature.edges)];
-    case 'translate':
-      return at('by', feature.by);
-    case 'rotate':
-      return [...one('angle', feature.angle, 'rotation'), ...at('origin', feature.origin)];
-    default:
-      return [];
+  const numbers = dimensionsOf(feature).flatMap((dimension): NumberField[] => {
+    const value = readDimension(feature, dimension.path);
+    if (value === undefined) return [];
+    const { path: field, rule } = dimension;
+    return Array.isArray(value) ? value.map((item, i) => ({ field: `${field}[${i}]`, value: item, rule })) : [{ field, value, rule }];
+  });
+  if ((feature.type === 'extrude' || feature.type === 'revolve') && feature.sketch.profile.shape === 'polygon') {
+    feature.sketch.profile.points.forEach((point, p) => point.forEach((value, i) => numbers.push({ field: `sketch.profile.points[${p}][${i}]`, value, rule: 'position' })));
   }
+  return numbers;
 }
 
 /** Evaluates one numeric field or throws an Error naming the field and the range it breaks. */
@@ -153,10 +131,6 @@ export function usedParameters(part: Part): Map<string, string[]> {
     }
   }
   return used;
-}
-
-function edgeNumbers(edges: EdgeSelector | undefined): NumberField[] {
-  return edges && 'offset' in edges && edges.offset !== undefined ? [{ field: 'edges.offset', value: edges.offset, rule: 'position' }] : [];
 }
 
 /**

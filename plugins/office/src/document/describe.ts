@@ -1,10 +1,6 @@
-import type { ResourceKind } from '@cowork/host';
 import { movedIds } from '../shared/moves';
 import { plainText } from '../shared/runs';
 import type { Block, DocumentContent, PageSetup } from './content';
-
-/** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
-type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 
 const TEXT_CHARS = 60;
 /** A list's line shows this many items; a diff or summary line stays short for a long list. */
@@ -48,36 +44,6 @@ export function diffDocuments(before: DocumentContent, after: DocumentContent): 
     if (JSON.stringify(was.block) !== JSON.stringify(block)) lines.push(`${label}: ${blockChange(was.block, block)}`);
   });
   return lines.length === 0 ? 'no changes' : lines.join('\n');
-}
-
-/** Blocks for the web page, one per document block (images and page breaks as short placeholders). */
-export function documentView(doc: DocumentContent): ViewBlock[] {
-  const blocks: ViewBlock[] = [{ type: 'heading', text: doc.title || 'Untitled document', level: 1 }];
-  for (const block of doc.blocks) {
-    switch (block.type) {
-      case 'heading':
-        blocks.push({ type: 'heading', text: plainText(block.runs), level: block.level });
-        break;
-      case 'paragraph':
-        blocks.push({ type: 'paragraph', text: plainText(block.runs) });
-        break;
-      case 'list':
-        blocks.push({ type: 'list', ordered: block.ordered, items: block.items.map((item) => `${'  '.repeat(item.level)}${plainText(item.runs)}`) });
-        break;
-      case 'table': {
-        const [first, ...rest] = block.table.rows;
-        blocks.push(block.table.header && first ? { type: 'table', header: first, rows: rest } : { type: 'table', rows: block.table.rows });
-        break;
-      }
-      case 'image':
-        blocks.push({ type: 'paragraph', text: `[image: ${block.image.alt || 'no description'}]` });
-        break;
-      case 'page_break':
-        blocks.push({ type: 'paragraph', text: '[page break]' });
-        break;
-    }
-  }
-  return blocks;
 }
 
 /** What changed in one block: table cells by position, else the block's line before and after. */

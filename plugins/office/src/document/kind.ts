@@ -2,18 +2,19 @@ import { defineKind } from '@cowork/host';
 import { itemProblems } from '../shared/content-checks';
 import { blockProblems } from './blocks';
 import { DEFAULT_PAGE, DOCUMENT_SCHEMA, type DocumentContent } from './content';
-import { diffDocuments, documentView, summarizeDocument } from './describe';
+import { diffDocuments, summarizeDocument } from './describe';
+import { documentView } from './view';
 import { DOCX_MEDIA_TYPE } from './export-docx';
 import { docxFile, importDocxOffThread } from '../offload/calls';
 import { DOCUMENT_OP_SCHEMA, applyDocumentOp, validateDocumentOp, type DocumentOp } from './ops';
-import { officePreviewExports, previewImageBlock } from '../preview/exports';
+import { officePreviewExports } from '../preview/exports';
 
 /** `office.document`: a text document owned by the host, edited block by block, exported to and imported from docx. */
 export const documentKind = defineKind<DocumentContent, DocumentOp>({
   name: 'office.document',
   description:
     'A text document: a title, page setup and blocks (heading, paragraph, list, table, image, page_break) addressed by stable ids. ' +
-    'Edited by insert_block, set_runs, set_heading_level, set_alignment, restyle, set_list_item, insert_list_item, delete_list_item, ' +
+    'Edited by insert_block, add_text, set_runs, set_text, set_heading_level, set_alignment, restyle, set_list_item, insert_list_item, delete_list_item, ' +
     'set_cell, insert_row, delete_row, move_block, delete_block, set_page and set_title; exports and imports docx.' +
     ' Ops that name a bullet, list item or cell by position take an optional `was` (its text as you read it) and are refused if another item is there by then.',
   revisionSemantics: 'host',
@@ -25,7 +26,7 @@ export const documentKind = defineKind<DocumentContent, DocumentOp>({
   applyOp: applyDocumentOp,
   summarize: summarizeDocument,
   diff: diffDocuments,
-  view: (content, context) => [...documentView(content), previewImageBlock(context)],
+  view: documentView,
   exports: {
     ...officePreviewExports('docx', docxFile),
     docx: {

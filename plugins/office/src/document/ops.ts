@@ -1,6 +1,7 @@
 import { opShape, rejectOp } from '@cowork/host';
 import { WAS_SCHEMA, checkWas } from '../shared/was-guard';
-import { RUN_STYLE_PROPERTIES, RUNS_SCHEMA, plainText, type Run, type RunStyle } from '../shared/runs';
+import { RUN_STYLE_PROPERTIES, RUNS_SCHEMA, plainText, retextRuns, type Run, type RunStyle } from '../shared/runs';
+import { freshId } from '../shared/ids';
 import {
   ALIGNMENT_SCHEMA,
   BLOCK_ID_SCHEMA,
@@ -25,7 +26,9 @@ import { blockProblems, findBlock, placeBlock, requireType, type Placement } fro
  * on different blocks commute; list items and table rows are addressed by index inside their block
  * (`was`, the text the author read there, makes an op refuse to land on another item).
  * - `insert_block` puts a new block after the block `after`, or `at` the start or end (default end);
- * - `set_runs`, `set_heading_level`, `set_alignment` change one heading or paragraph;
+ *   `add_text` puts a heading or paragraph of plain text there, its id picked unless given;
+ * - `set_runs`, `set_text` (plain text; styles kept where the text stays), `set_heading_level`,
+ *   `set_alignment` change one heading or paragraph; a heading's text may not be empty;
  * - `restyle` sets style fields on every run of a block (or of one list item), keeping the text;
  * - `set_list_item`, `insert_list_item`, `delete_list_item` edit one list;
  * - `set_cell`, `insert_row`, `delete_row` edit one table;
@@ -34,7 +37,9 @@ import { blockProblems, findBlock, placeBlock, requireType, type Placement } fro
  */
 export type DocumentOp =
   | ({ type: 'insert_block'; block: Block } & Placement)
+  | ({ type: 'add_text'; blockType: 'heading' | 'paragraph'; text: string; level?: HeadingLevel; blockId?: string } & Placement)
   | { type: 'set_runs'; blockId: string; runs: Run[] }
+  | { type: 'set_text'; blockId: string; text: string }
   | { type: 'set_heading_level'; blockId: string; level: HeadingLevel }
   | { type: 'set_alignment'; blockId: string; align: Alignment }
   | { type: 'restyle'; blockId: string; style: RunStyle; item?: number }
@@ -55,7 +60,9 @@ const PLACEMENT = { after: BLOCK_ID_SCHEMA, at: { enum: ['start', 'end'] } } as 
 export const DOCUMENT_OP_SCHEMA = {
   oneOf: [
     opShape('insert_block', { block: BLOCK_SCHEMA, ...PLACEMENT }, ['block']),
+    opShape('add_text', { blockType: { enum: ['heading', 'paragraph'] }, text: { type: 'string' }, level: HEADING_LEVEL_SCHEMA, blockId: BLOCK_ID_SCHEMA, ...PLACEMENT }, ['blockType', 'text']),
     opShape('set_runs', { blockId: BLOCK_ID_SCHEMA, runs: RUNS_SCHEMA }),
+    opShape('set_text', { blockId: BLOCK_ID_SCHEMA, text: { type: 'string' } }),
     opShape('set_heading_level', { blockId: BLOCK_ID_SCHEMA, level: HEADING_LEVEL_SCHEMA }),
     opShape('set_alignment', { blockId: BLOCK_ID_SCHEMA, align: ALIGNMENT_SCHEMA }),
     opShape(
@@ -81,6 +88,8 @@ export function validateDocumentOp(op: DocumentOp): string[] {
   switch (op.type) {
     case 'insert_block':
       return [...blockProblems(op.block), ...placementProblems(op)];
+    case 'add_text':
+      return [...placementProblems(op), ...textProblems(op.blockType, op.text)];
     case 'move_block':
       return placementProblems(op);
     case 'set_page':
@@ -99,6 +108,12 @@ export function applyDocumentOp(doc: DocumentContent, op: DocumentOp): DocumentC
       }
       return { ...doc, blocks: placeBlock(doc.blocks, op.block, op) };
     }
+    case 'add_text': {
+      const id = op.blockId ?? freshId(op.blockType, doc.blocks.map((b) => b.id));
+      const runs = op.text ? [{ text: op.text }] : [];
+      const block: Block = op.blockType === 'heading' ? { id, type: 'heading', level: op.level ?? 1, runs } : { id, type: 'paragraph', runs };
+      return applyDocumentOp(doc, { type: 'insert_block', block, ...(op.after !== undefined ? { after: op.after } : {}), ...(op.at !== undefined ? { at: op.at } : {}) });
+    }
     case 'move_block': {
       const { block } = findBlock(doc, op.blockId);
       if (op.after === op.blockId) throw rejectOp(`cannot move block ${JSON.stringify(op.blockId)} after itself`, { blockId: op.blockId });
@@ -116,13 +131,19 @@ export function applyDocumentOp(doc: DocumentContent, op: DocumentOp): DocumentC
   }
 }
 
-type BlockOp = Exclude<DocumentOp, { type: 'insert_block' | 'move_block' | 'delete_block' | 'set_page' | 'set_title' }>;
+type BlockOp = Exclude<DocumentOp, { type: 'insert_block' | 'add_text' | 'move_block' | 'delete_block' | 'set_page' | 'set_title' }>;
 
 function applyBlockOp(block: Block, op: BlockOp): Block {
   switch (op.type) {
     case 'set_runs': {
       const text = requireType(block, op.type, ['heading', 'paragraph']);
       return { ...text, runs: op.runs };
+    }
+    case 'set_text': {
+      const text = requireType(block, op.type, ['heading', 'paragraph']);
+      const [problem] = textProblems(text.type, op.text);
+      if (problem) throw rejectOp(`block ${JSON.stringify(text.id)}: ${problem}`, { blockId: text.id });
+      return { ...text, runs: retextRuns(text.runs, op.text) };
     }
     case 'set_heading_level':
       return { ...requireType(block, op.type, ['heading']), level: op.level };
@@ -209,6 +230,11 @@ function rowAt(rows: readonly string[][], index: number, blockId: string): strin
 function replaceBlock(doc: DocumentContent, blockId: string, change: (block: Block) => Block): Block[] {
   const { index } = findBlock(doc, blockId);
   return doc.blocks.map((block, i) => (i === index ? change(block) : block));
+}
+
+/** A heading without text is an empty line in the outline and in Word's navigation pane. */
+function textProblems(blockType: 'heading' | 'paragraph', text: string): string[] {
+  return blockType === 'heading' && text.trim() === '' ? ['a heading needs text; type its words, or delete the block'] : [];
 }
 
 function placementProblems(placement: Placement): string[] {

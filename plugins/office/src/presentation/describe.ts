@@ -1,10 +1,5 @@
-import type { ResourceKind } from '@cowork/host';
-import type { Chart } from '../shared/chart';
 import { movedIds } from '../shared/moves';
 import type { Bullet, Presentation, Slide, SlideElement } from './content';
-
-/** The host's view block type, taken from the kind contract so the plugin needs no host internals. */
-type ViewBlock = ReturnType<NonNullable<ResourceKind['view']>>[number];
 
 const TITLE_CHARS = 80;
 const ALT_CHARS = 40;
@@ -51,37 +46,6 @@ export function diffPresentations(before: Presentation, after: Presentation): st
   return lines.length === 0 ? 'no changes' : lines.join('\n');
 }
 
-/** Blocks for the web page: a heading per slide, bullets as a list, tables and charts as tables, images and notes as paragraphs. */
-export function presentationView(deck: Presentation): ViewBlock[] {
-  const blocks: ViewBlock[] = [{ type: 'heading', text: deck.title || 'Untitled presentation', level: 1 }];
-  deck.slides.forEach((slide, i) => {
-    blocks.push({ type: 'heading', text: `${i + 1}. ${slide.title || '(untitled slide)'}`, level: 2 });
-    if (slide.bullets.length > 0) blocks.push({ type: 'list', items: slide.bullets.map(bulletLine) });
-    for (const element of slide.elements ?? []) blocks.push(elementBlock(element));
-    if (slide.notes) blocks.push({ type: 'paragraph', text: `Notes: ${slide.notes}` });
-  });
-  return blocks;
-}
-
-function elementBlock(element: SlideElement): ViewBlock {
-  switch (element.type) {
-    case 'image':
-      return { type: 'paragraph', text: `Image: ${element.image.alt || '(no description)'}` };
-    case 'table': {
-      const { header, rows } = element.table;
-      return header && rows.length > 1 ? { type: 'table', header: rows[0]!, rows: rows.slice(1) } : { type: 'table', rows };
-    }
-    case 'chart':
-      return chartTable(element.chart);
-  }
-}
-
-/** A chart as the table of numbers it draws: one row per label, one column per series. */
-function chartTable(chart: Chart): ViewBlock {
-  const header = [`${chart.title ?? ''} (${chart.type} chart)`.trim(), ...chart.series.map((s) => s.name)];
-  return { type: 'table', header, rows: chart.labels.map((label, i) => [label, ...chart.series.map((s) => String(s.values[i] ?? ''))]) };
-}
-
 function slideChanges(before: Slide, after: Slide): string[] {
   const changes: string[] = [];
   if (before.title !== after.title) changes.push(`title ${quote(before.title)} → ${quote(after.title)}`);
@@ -125,10 +89,6 @@ function elementLabel(element: SlideElement): string {
     case 'chart':
       return `${element.chart.type} chart ${element.id}${element.chart.title ? ` ${quote(element.chart.title, ALT_CHARS)}` : ''}`;
   }
-}
-
-function bulletLine(bullet: Bullet): string {
-  return `${'  '.repeat(bullet.level)}${bullet.text}`;
 }
 
 function quote(text: string, max = TITLE_CHARS): string {

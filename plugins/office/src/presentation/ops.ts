@@ -1,5 +1,7 @@
 import { opShape, rejectOp } from '@cowork/host';
 import { WAS_SCHEMA, checkWas } from '../shared/was-guard';
+import { freshId } from '../shared/ids';
+import { bulletsFromLines } from './bullet-lines';
 import { restyleRuns, type RunStyle } from '../shared/runs';
 import {
   BULLETS_SCHEMA,
@@ -29,18 +31,23 @@ export type RestyleTarget = 'title' | { bullet: number; from?: number; to?: numb
  * ops on different slides commute; positions appear only where an op is about position
  * (`add_slide.at`, `move_slide.to`, bullet indexes within one slide) and are checked against the
  * content the op lands on. Elements are addressed by slide id and element id.
- * - slides: `add_slide` (at 0..count, default the end; new id), `move_slide` (to index 0..count-1),
- *   `delete_slide`, `set_layout`, `edit_title`, `set_notes`, `set_deck_title`;
- * - bullets: `set_bullets` replaces the list, `add_bullet` / `edit_bullet` / `delete_bullet` touch one
+ * - slides: `add_slide` (at 0..count, default the end; new id), `new_slide` (an empty slide with a
+ *   title, the id picked unless given: what the page's "add slide" commits), `move_slide` (to index
+ *   0..count-1), `delete_slide`, `set_layout`, `edit_title`, `set_notes`, `set_deck_title`;
+ *   `new_slide` and `edit_title` refuse an empty title on a layout that shows one;
+ * - bullets: `set_bullets` replaces the list, `set_bullet_lines` replaces it with lines as the page
+ *   edits them (two spaces of indent per level, styles kept where a line stays), `add_bullet` / `edit_bullet` / `delete_bullet` touch one
  *   (give `was`, the bullet's text as you read it, so the op is refused if another bullet is there by then);
  * - `restyle` sets a run style on the title or on a character range of a bullet;
  * - elements: `add_element` (new id on that slide), `replace_element` (same id), `delete_element`.
  */
 export type PresentationOp =
   | { type: 'add_slide'; at?: number; slide: Slide }
+  | { type: 'new_slide'; title: string; at?: number; slideId?: string; layout?: SlideLayout }
   | { type: 'edit_title'; slideId: string; title: string }
   | { type: 'set_layout'; slideId: string; layout: SlideLayout }
   | { type: 'set_bullets'; slideId: string; bullets: Bullet[] }
+  | { type: 'set_bullet_lines'; slideId: string; lines: string[] }
   | { type: 'add_bullet'; slideId: string; at?: number; bullet: Bullet }
   | { type: 'edit_bullet'; slideId: string; index: number; bullet: Bullet; was?: string }
   | { type: 'delete_bullet'; slideId: string; index: number; was?: string }
@@ -65,9 +72,11 @@ const RESTYLE_TARGET_SCHEMA = {
 export const PRESENTATION_OP_SCHEMA = {
   oneOf: [
     opShape('add_slide', { at: INDEX, slide: SLIDE_SCHEMA }, ['slide']),
+    opShape('new_slide', { title: { type: 'string' }, at: INDEX, slideId: SLIDE_ID_SCHEMA, layout: { enum: [...SLIDE_LAYOUTS] } }, ['title']),
     opShape('edit_title', { slideId: SLIDE_ID_SCHEMA, title: { type: 'string' } }),
     opShape('set_layout', { slideId: SLIDE_ID_SCHEMA, layout: { enum: [...SLIDE_LAYOUTS] } }),
     opShape('set_bullets', { slideId: SLIDE_ID_SCHEMA, bullets: BULLETS_SCHEMA }),
+    opShape('set_bullet_lines', { slideId: SLIDE_ID_SCHEMA, lines: { type: 'array', items: { type: 'string' } } }),
     opShape('add_bullet', { slideId: SLIDE_ID_SCHEMA, at: INDEX, bullet: BULLET_SCHEMA }, ['slideId', 'bullet']),
     opShape('edit_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, bullet: BULLET_SCHEMA, was: WAS_SCHEMA }, ['slideId', 'index', 'bullet']),
     opShape('delete_bullet', { slideId: SLIDE_ID_SCHEMA, index: INDEX, was: WAS_SCHEMA }, ['slideId', 'index']),
@@ -87,6 +96,8 @@ export function validatePresentationOp(op: PresentationOp): string[] {
   switch (op.type) {
     case 'add_slide':
       return slideProblems(op.slide);
+    case 'new_slide':
+      return titleProblems(op.layout ?? 'title_and_bullets', op.title);
     case 'set_bullets':
       return bulletProblems(op.bullets);
     case 'add_bullet':
@@ -108,16 +119,18 @@ export function validatePresentationOp(op: PresentationOp): string[] {
 /** Applies an op without mutating `deck`; throws `rejectOp` when the op does not fit this deck. */
 export function applyPresentationOp(deck: Presentation, op: PresentationOp): Presentation {
   switch (op.type) {
-    case 'add_slide': {
-      const at = op.at ?? deck.slides.length;
-      if (at > deck.slides.length) throw rejectOp(`add_slide at ${at} is past the end of the deck (${deck.slides.length} slides)`, { at });
-      if (deck.slides.some((s) => s.id === op.slide.id)) throw rejectOp(`a slide with id ${JSON.stringify(op.slide.id)} already exists`, { slideId: op.slide.id });
-      const slides = [...deck.slides];
-      slides.splice(at, 0, op.slide);
-      return { ...deck, slides };
+    case 'add_slide':
+      return insertSlide(deck, op.slide, op.at);
+    case 'new_slide': {
+      const id = op.slideId ?? freshId('slide', deck.slides.map((s) => s.id));
+      return insertSlide(deck, { id, layout: op.layout ?? 'title_and_bullets', title: op.title, bullets: [], notes: '' }, op.at);
     }
     case 'edit_title':
-      return updateSlide(deck, op.slideId, (slide) => ({ ...slide, title: op.title }));
+      return updateSlide(deck, op.slideId, (slide) => {
+        const [problem] = titleProblems(slide.layout, op.title);
+        if (problem) throw rejectOp(`slide ${JSON.stringify(slide.id)}: ${problem}`, { slideId: slide.id });
+        return { ...slide, title: op.title };
+      });
     case 'set_layout':
       return updateSlide(deck, op.slideId, (slide) => {
         if (slide.bullets.length > 0 && !showsBullets(op.layout)) {
@@ -127,6 +140,8 @@ export function applyPresentationOp(deck: Presentation, op: PresentationOp): Pre
       });
     case 'set_bullets':
       return updateSlide(deck, op.slideId, (slide) => withBullets(slide, op.bullets));
+    case 'set_bullet_lines':
+      return updateSlide(deck, op.slideId, (slide) => withBullets(slide, bulletsFromLines(op.lines, slide.bullets)));
     case 'add_bullet':
       return updateSlide(deck, op.slideId, (slide) => {
         const at = op.at ?? slide.bullets.length;
@@ -182,6 +197,19 @@ export function applyPresentationOp(deck: Presentation, op: PresentationOp): Pre
     case 'set_deck_title':
       return { ...deck, title: op.title };
   }
+}
+
+function insertSlide(deck: Presentation, slide: Slide, at = deck.slides.length): Presentation {
+  if (at > deck.slides.length) throw rejectOp(`a slide at ${at} is past the end of the deck (${deck.slides.length} slides)`, { at });
+  if (deck.slides.some((s) => s.id === slide.id)) throw rejectOp(`a slide with id ${JSON.stringify(slide.id)} already exists`, { slideId: slide.id });
+  const slides = [...deck.slides];
+  slides.splice(at, 0, slide);
+  return { ...deck, slides };
+}
+
+/** An empty title on a layout that shows one leaves an empty placeholder on the slide. */
+function titleProblems(layout: SlideLayout, title: string): string[] {
+  return layout !== 'blank' && title.trim() === '' ? [`the title is empty, and a ${layout} slide shows its title; give it a title (or set_layout blank for a slide without one)`] : [];
 }
 
 /** A slide with a new bullet list, refused when the layout shows no bullets or the nesting breaks. */

@@ -91,3 +91,28 @@ export function mergeRuns(runs: readonly Run[]): Run[] {
 function sameStyle(a: Run, b: Run): boolean {
   return JSON.stringify({ ...cleanRun(a), text: '' }) === JSON.stringify({ ...cleanRun(b), text: '' });
 }
+
+/**
+ * `runs` spelling `text` instead, for a text edited as plain text (in the page): the unchanged start
+ * and end keep their styles, and the changed middle takes the style of the character before it, as
+ * typing does in a word processor; so fixing one word of a paragraph keeps its bold phrase bold.
+ */
+export function retextRuns(runs: readonly Run[], text: string): Run[] {
+  const old = plainText(runs);
+  if (old === text) return [...runs];
+  let start = 0;
+  while (start < old.length && start < text.length && old[start] === text[start]) start++;
+  let end = 0;
+  while (end < old.length - start && end < text.length - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
+  // Never split a surrogate pair between the typed part and the kept end (typed characters take
+  // the style of the one before them, so the kept start cannot split one).
+  if (end > 0 && isHighSurrogate(old.charCodeAt(old.length - end - 1))) end--;
+  const styles = runs.flatMap((run) => Array.from({ length: run.text.length }, () => run));
+  const typed = styles[start - 1] ?? styles[start] ?? { text: '' };
+  const newStyles = [...styles.slice(0, start), ...Array.from({ length: text.length - start - end }, () => typed), ...styles.slice(old.length - end)];
+  return mergeRuns(newStyles.map((style, i) => ({ ...style, text: text[i]! })));
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

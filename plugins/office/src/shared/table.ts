@@ -31,3 +31,9 @@ export function tableProblems(table: Table): string[] {
     row.length === width ? [] : [`table row ${i} has ${row.length} cells but row 0 has ${width}; every row needs the same number of cells`],
   );
 }
+
+/** A table as the page's `table` block: its first row as the header when it is one. */
+export function tableBlock(table: Table): { type: 'table'; rows: string[][]; header?: string[] } {
+  const [first, ...rest] = table.rows;
+  return table.header && first && rest.length > 0 ? { type: 'table', header: first, rows: rest } : { type: 'table', rows: table.rows };
+}

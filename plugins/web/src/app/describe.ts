@@ -62,8 +62,9 @@ export function diffWebApps(before: WebApp, after: WebApp): string {
 const EDITABLE_BYTES = 200 * 1024;
 
 /**
- * The live app in a frame (the host serves each revision at /apps/:id/r/:revision/), its files, and
- * each text file as an editable block the person saves as a `put_file` op, entry first.
+ * The live app in a frame (the host serves each revision at /apps/:id/r/:revision/) right before
+ * each text file as an editable block the person saves as a `put_file` op, entry first, so the
+ * page can set the app beside the file being edited; then the table of all files.
  */
 export function webAppView(app: WebApp, context: { resourceId: string; revision: number }): ViewBlock[] {
   const id = encodeURIComponent(context.resourceId);
@@ -72,8 +73,8 @@ export function webAppView(app: WebApp, context: { resourceId: string; revision:
     .map((path) => [path === app.entry ? `${path} (entry)` : path, shortBytes(fileBytes(app.files[path]!)), mediaTypeOf(path).split(';')[0]!]);
   return [
     { type: 'frame', url: `/apps/${id}/r/${context.revision}/`, title: `Web app ${context.resourceId}, revision ${context.revision}` },
-    { type: 'table', header: ['file', 'size', 'type'], rows },
     ...editableFiles(app),
+    { type: 'table', header: ['file', 'size', 'type'], rows },
   ];
 }
 

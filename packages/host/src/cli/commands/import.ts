@@ -6,7 +6,7 @@ import { leaf } from '../command';
 import { defaultOperator, operatorOption } from '../values';
 
 /**
- * `cowork resources import FILE --kind K [--format F]`: makes a new resource from a file a person
+ * `cowork resources import FILE --kind K [--format F] [--title T]`: makes a new resource from a file a person
  * brings (a .pptx, a .docx, a STEP part) through the kind's importer; the format defaults to the
  * one matching the file's extension. A file the importer cannot read creates nothing.
  */
@@ -16,6 +16,7 @@ export const importCommand = leaf({
   options: {
     kind: { value: 'K', required: true, description: 'the kind to create (see `cowork plugins`)' },
     format: { value: 'F', description: "one of the kind's import formats (default: from the file's extension)" },
+    title: { value: 'TEXT', description: 'what people call the new resource (1 to 200 characters)' },
     operator: { value: 'OP', description: 'who acts: "human:<name>" or "agent:<id>" (default human:$USER, or human:cli)' },
   },
   async run(args, { io, out, withHost }) {
@@ -23,10 +24,11 @@ export const importCommand = leaf({
     const path = resolve(io.cwd, checkPathText(args.positional('FILE'), 'FILE'));
     const kind = args.required('kind');
     const format = args.option('format');
+    const title = args.option('title');
     const given = args.option('operator');
     const operator = given === undefined ? defaultOperator(io) : operatorOption(given);
     const data = readImportFile(path);
-    const resource = await withHost((host) => host.imports.importFile({ kind, format, data, fileName: basename(path), operator }), { kind });
+    const resource = await withHost((host) => host.imports.importFile({ kind, format, data, fileName: basename(path), title, operator }), { kind });
     out.result({ id: resource.id, kind: resource.kind, revision: resource.revision, from: path }, (r) => [
       `created ${r.id} (${r.kind}) at revision ${r.revision} from ${r.from}`,
     ]);

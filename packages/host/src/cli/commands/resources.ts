@@ -32,9 +32,9 @@ const list = leaf({
   async run(args, { out, withStoredResources }) {
     const kind = args.option('kind');
     const resources = await withStoredResources((stored) => stored.list(kind === undefined ? {} : { kind }));
-    const rows = resources.map(({ id, kind, revision, createdAt, updatedAt }) => ({ id, kind, revision, createdAt, updatedAt }));
+    const rows = resources.map(({ id, kind, title, revision, createdAt, updatedAt }) => ({ id, kind, ...(title === undefined ? {} : { title }), revision, createdAt, updatedAt }));
     out.result({ resources: rows }, ({ resources }) =>
-      resources.length === 0 ? ['no resources'] : resources.map((r) => `${r.id}  ${r.kind}  revision ${r.revision}  updated ${r.updatedAt}`),
+      resources.length === 0 ? ['no resources'] : resources.map((r) => `${r.id}  ${r.kind}  revision ${r.revision}  updated ${r.updatedAt}${r.title === undefined ? '' : `  ${JSON.stringify(r.title)}`}`),
     );
   },
 });
@@ -45,16 +45,18 @@ const create = leaf({
   options: {
     kind: { value: 'K', required: true, description: 'the kind (see `cowork plugins`)' },
     content: { value: 'JSON', description: "the initial content, matching the kind's content schema" },
+    title: { value: 'TEXT', description: 'what people call it (1 to 200 characters)' },
     operator: { value: 'OP', description: `${OPERATOR} (default human:$USER, or human:cli)` },
   },
   async run(args, { io, out, withHost }) {
     const kind = args.required('kind');
+    const title = args.option('title');
     const text = args.option('content');
     const content = text === undefined ? undefined : parseJsonOption('content', text);
     const given = args.option('operator');
     const operator = given === undefined ? defaultOperator(io) : operatorOption(given);
-    const resource = await withHost((host) => host.resources.create({ kind, content, operator }), { kind });
-    out.result(resource, (r) => [`created ${r.id} (${r.kind}) at revision ${r.revision}`]);
+    const resource = await withHost((host) => host.resources.create({ kind, content, title, operator }), { kind });
+    out.result(resource, (r) => [`created ${r.id} (${r.kind})${r.title === undefined ? '' : ` ${JSON.stringify(r.title)}`} at revision ${r.revision}`]);
   },
 });
 

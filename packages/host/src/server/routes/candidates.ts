@@ -1,8 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context';
 import { writingOperator } from '../../identity/principal';
-import { AcceptBody, CandidateSchema, CommitResultSchema, IdParams, OperatorBody } from '../schemas';
+import { AcceptBody, AnyJson, CandidateSchema, CommitResultSchema, IdParams, OperatorBody, Revision } from '../schemas';
+
+const PreviewQuery = Type.Object({ revision: Type.Optional(Revision) }, { additionalProperties: false });
+type PreviewQuery = Static<typeof PreviewQuery>;
 
 /** Reviewing candidates: accept commits a candidate's ops (with the revision check); reject closes it. */
 export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -13,6 +16,20 @@ export function registerCandidateRoutes(app: FastifyInstance, ctx: ServerContext
     '/api/candidates/:id',
     { schema: { summary: 'One candidate', tags, params: IdParams, response: { 200: CandidateSchema } } },
     async (request) => resources.getCandidate(request.params.id),
+  );
+
+  app.get<{ Params: IdParams; Querystring: PreviewQuery }>(
+    '/api/candidates/:id/preview',
+    {
+      schema: {
+        summary: "What accepting the candidate on a revision (default: the current one) would make: the kind's diff and the content; writes nothing",
+        tags,
+        params: IdParams,
+        querystring: PreviewQuery,
+        response: { 200: Type.Object({ candidateId: Type.String(), revision: Revision, diff: Type.String(), content: AnyJson }) },
+      },
+    },
+    async (request) => resources.previewCandidate(request.params.id, request.query.revision),
   );
 
   app.post<{ Params: IdParams; Body: AcceptBody }>(

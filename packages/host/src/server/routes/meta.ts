@@ -45,6 +45,8 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: ServerContext): vo
           revisionSemantics: kind.revisionSemantics,
           contentSchema: kind.contentSchema,
           opSchema: kind.opSchema,
+          // What the page offers to import as this kind.
+          imports: Object.entries(kind.imports ?? {}).map(([format, f]) => ({ format, extension: f.extension, description: f.description ?? null })),
         })),
         tools: plugin.tools.map((tool) => ({ name: tool.name, description: tool.description, permissions: tool.permissions, inputSchema: tool.inputSchema })),
       })),

@@ -12,6 +12,7 @@ import {
   CommitResultSchema,
   CreateResourceBody,
   IdParams,
+  ListedResourceSchema,
   ListQuery,
   ResourceSchema,
   RestoreBody,
@@ -34,8 +35,19 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.get<{ Querystring: ListQuery }>(
     '/api/resources',
-    { schema: { summary: 'List resources, oldest first', tags, querystring: ListQuery, response: { 200: Type.Object({ resources: Type.Array(ResourceSchema) }) } } },
-    async (request) => ({ resources: await resources.list(request.query) }),
+    {
+      schema: {
+        summary: 'List resources, oldest first, each with who made its newest revision (updatedBy) and when (updatedAt)',
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Object({ resources: Type.Array(ListedResourceSchema) }) },
+      },
+    },
+    async (request) => {
+      const listed = await resources.list(request.query);
+      const heads = await Promise.all(listed.map((r) => resources.history(r.id, { after: r.revision - 1, limit: 1 })));
+      return { resources: listed.map((r, i) => ({ ...r, updatedBy: heads[i]![0]?.operator ?? '' })) };
+    },
   );
 
   app.post<{ Body: CreateResourceBody }>(
@@ -49,9 +61,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
       },
     },
     async (request, reply) => {
-      const { kind, content, idempotencyKey } = request.body;
+      const { kind, content, title, idempotencyKey } = request.body;
       const operator = await writingOperator(request.principal, request.body.operator, ctx.defaultOperator, ctx.users);
-      const created = await resources.create({ kind, content, operator, idempotencyKey });
+      const created = await resources.create({ kind, content, title, operator, idempotencyKey });
       return reply.code(201).send(created);
     },
   );

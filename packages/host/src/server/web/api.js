@@ -13,13 +13,22 @@ export class ApiError extends Error {
 }
 
 /** One JSON request; resolves with the parsed body (null for 204), rejects with ApiError. */
-export async function api(method, path, body) {
+export function api(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  return send(path, init);
+}
+
+/** Sends a file's bytes (an import); resolves with the parsed body, rejects with ApiError. */
+export function upload(url, file) {
+  return send(url, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' }, body: file });
+}
+
+async function send(url, init) {
+  const response = await fetch(url, init);
   const text = await response.text();
   let data = null;
   try {
@@ -57,3 +66,9 @@ export function describe(error) {
   if (error instanceof ApiError) return `${error.code}: ${error.message}${error.hint ? ` (${error.hint})` : ''}`;
   return String((error && error.message) || error);
 }
+
+/** Commits one op on the revision the person read, as the person named in the page. */
+export function commitOp(resourceId, baseRevision, op) {
+  return api('POST', path('resources', resourceId, 'commits'), { baseRevision, op, operator: operator() });
+}
+

@@ -1,4 +1,5 @@
-// A line diff (longest common subsequence), computed in the browser for history views.
+// A line diff (longest common subsequence), computed in the browser for history and candidate views.
+import { h } from './dom.js';
 
 /** Lines of `before` and `after` as [{op: ' ' | '-' | '+', line}], in order. */
 export function lineDiff(before, after) {
@@ -37,4 +38,30 @@ export function lineDiff(before, after) {
 export function contentText(content) {
   if (content && typeof content === 'object' && typeof content.text === 'string' && Object.keys(content).length === 1) return content.text;
   return JSON.stringify(content, null, 2);
+}
+
+/**
+ * The line diff as elements (a line each, marked added or removed); with `context`, runs of
+ * unchanged lines longer than that many on each side of a change are folded into one line.
+ */
+export function diffLines(before, after, context = Infinity) {
+  const lines = lineDiff(before, after);
+  const near = lines.map(() => context === Infinity);
+  lines.forEach((d, i) => {
+    if (d.op === ' ') return;
+    for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) near[j] = true;
+  });
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!near[i]) {
+      let j = i;
+      while (j < lines.length && !near[j]) j++;
+      out.push(h('div', { class: 'same muted' }, `… ${j - i} unchanged ${j - i === 1 ? 'line' : 'lines'}`));
+      i = j - 1;
+      continue;
+    }
+    const d = lines[i];
+    out.push(h('div', { class: d.op === '+' ? 'add' : d.op === '-' ? 'del' : 'same' }, `${d.op} ${d.line}`));
+  }
+  return out;
 }

@@ -43,3 +43,12 @@ export function debounce(fn, ms) {
     timer = setTimeout(fn, ms);
   };
 }
+
+/** Puts a message in a status element, marked as an error (and tied to its control) when it is one. */
+export function say(status, text, error = false) {
+  status.textContent = text;
+  status.classList.toggle('error', error);
+  const control = status.dataset.for && document.getElementById(status.dataset.for);
+  if (control && error) control.setAttribute('aria-invalid', 'true');
+  else if (control) control.removeAttribute('aria-invalid');
+}

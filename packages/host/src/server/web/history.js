@@ -1,7 +1,7 @@
 // Revision history of the open resource: who did what when, the content of any revision with a
 // line diff against the current one, and Restore (a new revision with the old content).
 import { api, describe, operator, path } from './api.js';
-import { contentText, lineDiff } from './diff.js';
+import { contentText, diffLines } from './diff.js';
 import { fill, h, when } from './dom.js';
 
 export class History {
@@ -77,9 +77,7 @@ export class History {
       },
       `Restore revision ${revision}`,
     );
-    const diff = lineDiff(before, after).map((d) =>
-      h('div', { class: d.op === '+' ? 'add' : d.op === '-' ? 'del' : 'same' }, `${d.op} ${d.line}`),
-    );
+    const diff = diffLines(before, after);
     fill(
       this.view,
       h('h4', {}, `Revision ${revision}`),

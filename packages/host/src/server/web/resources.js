@@ -1,12 +1,20 @@
-// The resources panel: the list, and the open resource. A `text` resource is edited in a textarea
-// and saved as one `set` op on the revision the person read; what others commit meanwhile arrives
-// live and never overwrites an unsaved edit; a conflicting save shows the person's candidate beside
-// the current revision, to retry on top of it or discard.
-import { api, ApiError, describe, operator, path } from './api.js';
+// The resources panel: making and finding resources (new-resource.js, resource-list.js), the open
+// resource, its proposed changes (candidates.js) and its history. A `text` resource is edited here in
+// a textarea and saved as one `set` op on the revision the person read; what others commit meanwhile
+// arrives live and never overwrites an unsaved edit; a conflicting save shows the person's candidate
+// beside the current revision, to retry on top of it or discard. Every other kind is shown and
+// edited through its view (kind-view.js).
+import { api, ApiError, commitOp, describe, operator, path } from './api.js';
 import { contentText } from './diff.js';
 import { debounce, fill, h } from './dom.js';
 import { History } from './history.js';
-import { renderBlocks } from './view.js';
+import { CandidatesView } from './candidates.js';
+import { KindView } from './kind-view.js';
+import { NewResource } from './new-resource.js';
+import { ResourceList } from './resource-list.js';
+
+/** How often proposals and selections are read again (they have no live event). */
+const POLL_MS = 4000;
 
 export class ResourcesPanel {
   constructor(root, live) {
@@ -14,8 +22,14 @@ export class ResourcesPanel {
     this.current = null; // {id, kind, revision, savedText}
     this.saving = false;
     this.syncAgain = false;
-    this.list = h('ul', { id: 'resource-list', class: 'list' });
+    this.list = new ResourceList((id) => this.open(id));
+    this.make = new NewResource(async (resource) => {
+      await this.refreshList();
+      await this.open(resource.id);
+    });
     this.editor = h('div', { id: 'editor' }, h('p', { class: 'muted' }, 'Open a resource from the list.'));
+    this.kindView = new KindView(this.editor, () => this.current);
+    this.candidates = new CandidatesView(() => this.current, () => this.sync());
     this.historyRoot = h('div', { id: 'history' });
     this.history = new History(this.historyRoot, {
       currentRevision: () => this.current && this.current.revision,
@@ -24,14 +38,19 @@ export class ResourcesPanel {
     fill(
       root,
       h('h2', { id: 'resources-title' }, 'Resources'),
-      h('button', { type: 'button', onclick: () => void this.refreshList() }, 'Refresh list'),
-      this.list,
+      this.make.root,
+      this.list.root,
       this.editor,
+      this.candidates.root,
       this.historyRoot,
     );
     // A person's selection in the text editor is saved (debounced) for agents and others to see.
     this.saveSelectionSoon = debounce(() => void this.saveSelection(), 400);
-    const refreshHistory = debounce(() => void Promise.all([this.history.refresh(), this.refreshList()]), 100);
+    const refreshHistory = debounce(() => void Promise.all([this.history.refresh(), this.refreshList(), this.candidates.refresh()]), 100);
+    // Proposals and others' selections have no live event: they are read again while a resource is open.
+    setInterval(() => {
+      if (this.current && document.visibilityState === 'visible') void Promise.all([this.candidates.refresh(), this.kindView.showSelections()]).catch(() => undefined);
+    }, POLL_MS);
     live.on('revision', (message) => {
       if (!this.current || message.resourceId !== this.current.id) return;
       refreshHistory();
@@ -40,147 +59,24 @@ export class ResourcesPanel {
   }
 
   async refreshList() {
-    const { resources } = await api('GET', '/api/resources');
-    fill(
-      this.list,
-      resources.length === 0 ? h('li', { class: 'muted' }, 'No resources yet.') : null,
-      resources.map((r) =>
-        h('li', {}, h('button', { type: 'button', class: 'link', dataset: { resourceId: r.id }, onclick: () => void this.open(r.id) }, `${r.id} (${r.kind}, revision ${r.revision})`)),
-      ),
-    );
+    await Promise.all([this.list.refresh(), this.make.kind.options.length === 0 ? this.make.load() : undefined]);
   }
 
   async open(id) {
     if (this.current) this.live.unsubscribe(this.current.id);
+    this.candidates.reset();
     const resource = await api('GET', path('resources', id));
-    this.current = { id, kind: resource.kind, revision: resource.revision, savedText: contentText(resource.content) };
+    this.current = { id, kind: resource.kind, title: resource.title, revision: resource.revision, savedText: contentText(resource.content) };
     this.render(resource);
     this.live.subscribe(id, resource.revision);
-    await this.history.open(id);
-  }
-
-  /** A kind other than text: its plugin's view blocks, or its JSON when the kind has no view. */
-  async renderView(resource, heading, revision) {
-    const { blocks } = await api('GET', `${path('resources', resource.id)}/view?revision=${resource.revision}`);
-    if (!this.current || this.current.id !== resource.id) return;
-    fill(
-      this.editor,
-      heading,
-      revision,
-      blocks
-        ? renderBlocks(blocks, this.edits(resource))
-        : [
-            h('p', { class: 'note' }, `The ${resource.kind} kind has no view; its content is shown as JSON.`),
-            h('pre', { id: 'editor-json', class: 'content' }, JSON.stringify(resource.content, null, 2)),
-          ],
-      this.opForm(resource),
-    );
-  }
-
-  /**
-   * A view's `editable` blocks (a web app's files). An edit remembers the revision and text it
-   * started from and is kept across live updates; saving commits the block's op with the text on
-   * that revision. If others committed meanwhile and did not touch this text, the save is retried
-   * on top at once; if they changed it too, the person's text stays and they are told, and the next
-   * save goes on top of what they now see. Nothing anyone saved is overwritten unseen.
-   */
-  edits(resource) {
-    const pending = (this.pendingEdits ??= new Map());
-    // The last thing said about each text, kept across the re-render a save or a live update causes.
-    const notes = (this.editNotes ??= new Map());
-    const key = (label) => `${resource.id}:${label}`;
-    const tell = (label, status, text) => {
-      notes.set(key(label), text);
-      status.textContent = text;
-    };
-    return {
-      pending: (label) => pending.get(key(label))?.text,
-      note: (label) => notes.get(key(label)),
-      change: (label, text, shown) => {
-        notes.delete(key(label));
-        // The first keystroke fixes what the edit started from: the revision and the text shown.
-        const started = pending.get(key(label)) ?? { base: this.current.revision, original: shown };
-        pending.set(key(label), { ...started, text });
-      },
-      save: async (block, text, status) => {
-        const edit = pending.get(key(block.label)) ?? { base: this.current.revision, original: block.text, text };
-        const original = edit.original;
-        const op = { ...block.op, [block.field]: text };
-        try {
-          let result;
-          try {
-            result = await commit(resource.id, edit.base, op);
-          } catch (error) {
-            if (!(error instanceof ApiError && error.code === 'revision_conflict')) throw error;
-            const now = await this.editableText(resource.id, error.details.currentRevision, block.label);
-            if (now !== original) {
-              pending.set(key(block.label), { text, base: error.details.currentRevision, original: now });
-              tell(block.label, status, `Someone else changed ${block.label} (now revision ${error.details.currentRevision}); your text is kept here. Look at theirs in the history, then save again to put yours on top.`);
-              return;
-            }
-            // The conflict kept the save as a candidate: accepting it on the new revision is the retry.
-            result = await api('POST', path('candidates', error.details.candidateId, 'accept'), { operator: operator(), baseRevision: error.details.currentRevision });
-          }
-          pending.delete(key(block.label));
-          tell(block.label, status, `Saved ${block.label} as revision ${result.revision}.`);
-          await this.sync();
-        } catch (error) {
-          tell(block.label, status, describe(error));
-        }
-      },
-    };
-  }
-
-  /** The text of a view's editable block at a revision (undefined when it has none by that label). */
-  async editableText(id, revision, label) {
-    const { blocks } = await api('GET', `${path('resources', id)}/view?revision=${revision}`);
-    return (blocks || []).find((b) => b.type === 'editable' && b.label === label)?.text;
-  }
-
-  /**
-   * Any kind is editable by a person through its ops, typed as JSON and committed on the revision
-   * shown, like an agent's commit; the text being typed survives live updates.
-   */
-  opForm(resource) {
-    const input = h('textarea', { id: 'op-json', rows: 4, spellcheck: 'false', oninput: () => (this.pendingOp = input.value) });
-    input.value = this.pendingOp || '';
-    const status = h('p', { id: 'op-status', role: 'status', 'aria-live': 'polite' });
-    const submit = async () => {
-      let op;
-      try {
-        op = JSON.parse(input.value);
-      } catch {
-        status.textContent = 'The op is not valid JSON.';
-        return;
-      }
-      try {
-        const result = await commit(resource.id, this.current.revision, op);
-        this.pendingOp = '';
-        status.textContent = `Committed revision ${result.revision}.`;
-        await this.sync();
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'revision_conflict') {
-          status.textContent = `The resource moved to revision ${error.details.currentRevision}; your op was kept as candidate ${error.details.candidateId}. Look at the new revision and commit again.`;
-          await this.sync();
-        } else status.textContent = describe(error);
-      }
-    };
-    return h(
-      'div',
-      { class: 'op-form' },
-      h('label', { for: 'op-json' }, `Change it: an op of the ${resource.kind} kind, as JSON, committed on revision ${resource.revision}`),
-      input,
-      h('button', { type: 'button', id: 'op-commit', onclick: () => void submit() }, 'Commit op'),
-      status,
-    );
+    await Promise.all([this.history.open(id), this.candidates.refresh()]);
   }
 
   render(resource) {
-    const heading = h('h3', { id: 'editor-title' }, `${resource.id} (${resource.kind})`);
+    const heading = h('h3', { id: 'editor-title' }, resource.title || resource.id, h('span', { class: 'muted kind-name' }, ` ${resource.kind}`));
     const revision = h('p', {}, 'Revision ', h('span', { id: 'editor-revision' }, String(resource.revision)));
     if (resource.kind !== 'text') {
-      fill(this.editor, heading, revision, h('p', { class: 'muted' }, 'Loading its view…'));
-      void this.renderView(resource, heading, revision);
+      void this.kindView.open(resource, h('div', { class: 'editor-head' }, heading, revision));
       return;
     }
     this.textarea = h('textarea', { id: 'editor-text', rows: 14, spellcheck: 'false', oninput: () => this.showDirty() });
@@ -243,18 +139,17 @@ export class ResourcesPanel {
       this.syncAgain = true;
       return;
     }
+    if (this.current.kind !== 'text') return this.kindView.update();
     const { id } = this.current;
     const resource = await api('GET', path('resources', id));
     if (!this.current || this.current.id !== id || resource.revision <= this.current.revision) return;
-    if (this.current.kind !== 'text' || !this.dirty()) {
+    if (!this.dirty()) {
       this.current.revision = resource.revision;
       this.current.savedText = contentText(resource.content);
-      if (this.current.kind === 'text') {
-        this.textarea.value = this.current.savedText;
-        this.editor.querySelector('#editor-revision').textContent = String(resource.revision);
-        this.moved.hidden = true;
-        this.showDirty();
-      } else this.render(resource);
+      this.textarea.value = this.current.savedText;
+      this.editor.querySelector('#editor-revision').textContent = String(resource.revision);
+      this.moved.hidden = true;
+      this.showDirty();
       return;
     }
     this.moved.hidden = false;
@@ -269,7 +164,7 @@ export class ResourcesPanel {
     this.status.textContent = 'Saving…';
     await this.resolving(async () => {
       try {
-        const result = await commit(this.current.id, this.current.revision, { type: 'set', text });
+        const result = await commitOp(this.current.id, this.current.revision, { type: 'set', text });
         this.adopt(result.revision, text);
         this.status.textContent = `Saved as revision ${result.revision}`;
       } catch (error) {
@@ -352,9 +247,4 @@ export class ResourcesPanel {
     fill(this.conflict);
     this.saveButton.disabled = false;
   }
-}
-
-/** Commits one op on the revision the person read, as the person named in the page. */
-function commit(resourceId, baseRevision, op) {
-  return api('POST', path('resources', resourceId, 'commits'), { baseRevision, op, operator: operator() });
 }

@@ -6,6 +6,8 @@ import { ElicitationsView } from './elicitations.js';
 import { ApprovalsView } from './approvals.js';
 import { PublishedView } from './published.js';
 import { RunsView } from './runs.js';
+import { BenchView } from './bench.js';
+import { JobsView } from './jobs.js';
 import { WorkFilesView } from './work-files.js';
 
 const MODEL_HINT =
@@ -30,6 +32,7 @@ export class TasksPanel {
     this.request = h('textarea', { id: 'task-request', rows: 3 });
     this.startStatus = h('p', { id: 'task-start-status', role: 'status' });
     this.detail = h('div', { id: 'task-detail' }, h('p', { class: 'muted' }, 'Open a task from the list, or start one.'));
+    this.bench = new BenchView();
     fill(
       root,
       h('h2', {}, 'Tasks'),
@@ -39,7 +42,9 @@ export class TasksPanel {
       h('button', { type: 'button', onclick: () => void this.refreshList() }, 'Refresh list'),
       this.list,
       this.detail,
+      this.bench.root,
     );
+    this.bench.refresh().catch((error) => fill(this.bench.list, h('li', { class: 'error' }, `Benchmark runs unavailable: ${describe(error)}`)));
     const refresh = debounce(() => void this.refreshTask(), 250);
     live.on('task_event', (message) => {
       if (message.taskId !== this.taskId) return;
@@ -106,6 +111,7 @@ export class TasksPanel {
     this.published = new PublishedView();
     this.runs = new RunsView();
     this.workFiles = new WorkFilesView();
+    this.jobs = new JobsView();
     this.progressList = h('ul', { id: 'mcp-progress', class: 'list' });
     this.state = h('div', { id: 'task-state' });
     this.conversation = h('ol', { id: 'conversation', class: 'conversation', 'aria-live': 'polite' });
@@ -115,6 +121,7 @@ export class TasksPanel {
     fill(
       this.detail,
       this.state,
+      this.jobs.root,
       this.approvals.root,
       this.elicitations.root,
       this.published.root,
@@ -152,6 +159,7 @@ export class TasksPanel {
     if (id !== this.taskId) return;
     await Promise.all([this.elicitations.refresh(id), this.approvals.refresh(id), this.published.refresh(id), this.runs.refresh(id), this.workFiles.refresh(id)]);
     this.renderState(view);
+    this.jobs.refresh(id, view.jobs);
     fill(this.conversation, log.entries.length === 0 ? h('li', { class: 'muted' }, 'Nothing said yet.') : log.entries.map(entry));
   }
 
@@ -163,9 +171,8 @@ export class TasksPanel {
       h('p', {}, h('strong', {}, task.status), task.waitingReason ? ` (${task.waitingReason})` : '', view.running ? ', running here now' : ''),
       h('p', { class: 'request' }, task.request),
       task.summary ? h('p', {}, 'Summary: ', task.summary) : null,
-      section('Subagents', view.assignments, (a) => `${a.agentId} ${a.status}${a.waitingReason ? ` (${a.waitingReason})` : ''}: ${a.assignment.slice(0, 120)}${a.lastUpdate ? ` (last update: ${a.lastUpdate})` : ''}`),
+      agentTree(task, view.assignments),
       section('Inbox (pending)', view.inbox, (m) => `to ${m.recipient} from ${m.sender}, ${m.kind}, ${when(m.createdAt)}`),
-      section('Jobs', view.jobs, (j) => `${j.name || j.id} ${j.status}: ${[j.command, ...(j.args || [])].join(' ')}`),
       section('Monitors', view.monitors, (m) => `${m.id} ${m.status || ''}`),
       section('Completion gate', view.gate, (g) => `${g.kind} ${g.id}: ${g.detail}`, 'Nothing holds the task open.'),
     );
@@ -184,6 +191,18 @@ export class TasksPanel {
   renderActivity() {
     fill(this.activityList, this.activity.map((e) => h('li', {}, summarizeEvent(e))));
   }
+}
+
+/** Main and the subagents it delegated to, each with its status (subagents do not delegate further). */
+function agentTree(task, assignments) {
+  const agent = (a) =>
+    h('li', { dataset: { agent: a.agentId } }, `${a.agentId} (${a.mode}): ${a.status}${a.waitingReason ? ` (${a.waitingReason})` : ''}`, h('div', { class: 'muted' }, `${a.assignment.slice(0, 120)}${a.lastUpdate ? ` (last update: ${a.lastUpdate})` : ''}`));
+  return h(
+    'div',
+    { class: 'state-section' },
+    h('h4', {}, 'Agents'),
+    h('ul', { class: 'agent-tree' }, h('li', { dataset: { agent: 'main' } }, `Main: ${task.status}`, assignments.length === 0 ? h('div', { class: 'muted' }, 'No subagents.') : h('ul', {}, assignments.map(agent)))),
+  );
 }
 
 function section(title, items, line, empty = 'None.') {

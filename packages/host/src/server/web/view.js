@@ -1,19 +1,82 @@
 // Renders a kind's view blocks (see packages/host/src/plugins/views.ts). Every string goes in as
 // text, never as HTML, and pictures, frames and models come only from this origin, so a plugin's view
-// cannot put script into the page.
+// cannot put script into the page. A new revision updates the view in place: blocks that did not
+// change keep their elements (and the person's focus, caret and scroll), so nothing jumps.
+import { renderAction } from './actions.js';
 import { h } from './dom.js';
+import { renderEditable, renderField } from './fields.js';
+import { renderGroup } from './groups.js';
 import { renderModel } from './model-viewer.js';
 
+let nextId = 0;
+
 /**
- * `edits` serves `editable` blocks: `edits.pending(label)` is the text a person is still editing
- * (kept across live updates), `edits.note(label)` the last thing said about it, `edits.change(label,
- * text, shown)` records an edit of the text shown, and `edits.save(block, text, status)` commits it.
+ * The view of `blocks`. `ctx` (absent: read only) serves the interactive blocks: `edits` (edits.js,
+ * for one resource), `resourceId`, `revision()`, `sync()` and `select(selection)`.
  */
-export function renderBlocks(blocks, edits) {
-  return h('div', { id: 'editor-view', class: 'view' }, blocks.map((block) => renderBlock(block, edits)));
+export function renderBlocks(blocks, ctx) {
+  const view = h('div', { id: 'editor-view', class: 'view' });
+  updateBlocks(view, blocks, ctx);
+  return view;
 }
 
-function renderBlock(block, edits) {
+/** Brings `view` (from renderBlocks) to `blocks`, replacing only the blocks that changed. */
+export function updateBlocks(view, blocks, ctx) {
+  const full = ctx && { ...ctx, id: (prefix) => `${prefix}-${++nextId}` };
+  reconcile(view, blocks, (block, index) => (block.type === 'group' ? group(block, index, full) : renderBlock(block, full)));
+}
+
+function group(block, index, ctx) {
+  const section = renderGroup(block, index, ctx, (inner) => renderBlock(inner, ctx));
+  // Its inner blocks reconcile on their own next time, so an edit in one slide keeps the others' elements.
+  section.updateInner = (next) => reconcile(section.querySelector('.group-body'), next.blocks, (inner) => renderBlock(inner, ctx));
+  return section;
+}
+
+/** Keeps each child whose block is unchanged; replaces the others where they stand, keeping focus. */
+function reconcile(parent, blocks, render) {
+  const old = [...parent.children];
+  blocks.forEach((block, index) => {
+    const json = JSON.stringify(block);
+    const before = old[index];
+    if (before && before.blockJson === json) return;
+    if (before && before.blockType === 'group' && block.type === 'group' && before.groupHead === headOf(block)) {
+      before.updateInner(block);
+      before.blockJson = json;
+      return;
+    }
+    if (before && before.blockType === 'image' && block.type === 'image' && sameOrigin(block.url)) {
+      // The next revision's picture replaces the last one when it has loaded; the box never empties.
+      Object.assign(before, { src: block.url, alt: block.alt, blockJson: json });
+      return;
+    }
+    const next = render(block, index) ?? h('div', { hidden: true });
+    Object.assign(next, { blockJson: json, blockType: block.type, groupHead: block.type === 'group' ? headOf(block) : undefined });
+    if (before) replaceKeepingFocus(before, next);
+    else parent.append(next);
+  });
+  for (const extra of old.slice(blocks.length)) extra.remove();
+}
+
+/** What a group's own element shows, apart from its inner blocks. */
+function headOf(block) {
+  return JSON.stringify([block.title, block.selection ?? null]);
+}
+
+/** Replaces `before` with `after`; a control focused inside it is focused again in its new element, caret kept. */
+function replaceKeepingFocus(before, after) {
+  const focused = document.activeElement;
+  const key = focused && before.contains(focused) ? focused.dataset.focusKey : undefined;
+  const caret = key && typeof focused.selectionStart === 'number' ? [focused.selectionStart, focused.selectionEnd] : undefined;
+  before.replaceWith(after);
+  if (!key) return;
+  const again = after.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (caret && typeof again.setSelectionRange === 'function') again.setSelectionRange(...caret);
+}
+
+function renderBlock(block, ctx) {
   switch (block.type) {
     case 'heading':
       return h(`h${(block.level || 2) + 2}`, {}, block.text);
@@ -25,10 +88,14 @@ function renderBlock(block, edits) {
       return h('pre', { class: 'content' }, block.text);
     case 'table':
       return h(
-        'table',
-        {},
-        block.header ? h('thead', {}, h('tr', {}, block.header.map((cell) => h('th', {}, cell)))) : null,
-        h('tbody', {}, block.rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell))))),
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          {},
+          block.header ? h('thead', {}, h('tr', {}, block.header.map((cell) => h('th', { scope: 'col' }, cell)))) : null,
+          h('tbody', {}, block.rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell))))),
+        ),
       );
     case 'image':
       return sameOrigin(block.url) ? h('img', { src: block.url, alt: block.alt, loading: 'lazy' }) : null;
@@ -37,26 +104,14 @@ function renderBlock(block, edits) {
     case 'model':
       return sameOrigin(block.url) ? renderModel(block) : null;
     case 'editable':
-      return edits ? renderEditable(block, edits) : h('pre', { class: 'content' }, block.text);
+      return ctx ? renderEditable(block, ctx) : h('pre', { class: 'content' }, block.text);
+    case 'field':
+      return ctx ? renderField(block, ctx) : h('p', {}, `${block.label}: ${String(block.value)}`);
+    case 'action':
+      return ctx ? renderAction(block, ctx) : null;
     default:
       return null;
   }
-}
-
-function renderEditable(block, edits) {
-  const pending = edits.pending(block.label);
-  const input = h('textarea', { rows: Math.min(20, block.text.split('\n').length + 2), spellcheck: 'false', dataset: { editable: block.label }, oninput: () => edits.change(block.label, input.value, block.text) });
-  input.value = pending === undefined ? block.text : pending;
-  const unsaved = pending !== undefined && pending !== block.text ? 'Unsaved changes (kept while others commit)' : '';
-  const status = h('p', { role: 'status', 'aria-live': 'polite', dataset: { editableStatus: block.label } }, edits.note(block.label) ?? unsaved);
-  return h(
-    'div',
-    { class: 'editable' },
-    h('h5', {}, block.label),
-    input,
-    h('button', { type: 'button', dataset: { editableSave: block.label }, onclick: () => void edits.save(block, input.value, status) }, `Save ${block.label}`),
-    status,
-  );
 }
 
 function sameOrigin(url) {

@@ -4,6 +4,7 @@ import { CoworkError, isCoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
 import { LargeValues } from '../large-values';
 import type { Store, StoreTx } from '../store';
+import { groupCommitSettings, WriteQueue, type Outcome, type QueuedWrite } from '../write-queue';
 import { currentVersion, migrate } from './migrations';
 import { SqliteCandidateRepo } from './repos/candidate-repo';
 import { SqliteCompactionRepo } from './repos/compaction-repo';
@@ -65,29 +66,7 @@ export interface SqliteStoreOptions {
  * (its frames reached the WAL, only the fsync failed), never one that was not attempted, and every
  * acknowledged commit was fsynced before it was acknowledged.
  */
-/** Group commit's settings. */
-export interface GroupCommitSettings {
-  /** Most write transactions in one batch, one COMMIT and one fsync (1: each its own, as without group commit). */
-  readonly maxBatch?: number;
-  /**
-   * How long a batch that is not full waits for more writers before it starts, in ms. 0: it starts
-   * once this turn of the event loop has handled what was ready (every request that arrived
-   * together), so concurrent HTTP commits share a batch without any timer.
-   */
-  readonly windowMs?: number;
-}
-
-/** Measured with bench:http and bench:runtime (README, "Speed"): batches form from the writers already waiting. */
-export const GROUP_COMMIT_DEFAULTS = { maxBatch: 64, windowMs: 0 } as const;
-
-/** A write transaction waiting for its batch. */
-interface QueuedWrite {
-  readonly fn: (tx: StoreTx) => Promise<unknown>;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+export { GROUP_COMMIT_DEFAULTS, type GroupCommitSettings } from '../write-queue';
 
 export class SqliteStore implements Store {
   readonly description: string;
@@ -98,11 +77,10 @@ export class SqliteStore implements Store {
   private readonly busyTimeoutMs: number;
   private readonly control: Record<'BEGIN IMMEDIATE' | 'BEGIN DEFERRED' | 'COMMIT' | 'ROLLBACK' | 'SAVEPOINT' | 'RELEASE' | 'ROLLBACK TO', { run(): unknown }>;
   private readonly maxBatch: number;
-  private readonly windowMs: number;
-  /** Write transactions waiting for the next batch, in arrival order. */
-  private readonly pending: QueuedWrite[] = [];
-  private flushQueued = false;
-  private readonly batches = { batches: 0, transactions: 0, largest: 0, durable: 0 };
+  /** Write transactions waiting for their batch (group commit's queue, shared with the PostgreSQL store). */
+  private readonly queue: WriteQueue<StoreTx>;
+  /** Batches whose COMMIT wrote rows: one fsync each. */
+  private durable = 0;
   private readonly totalChanges: { get(): unknown };
   private closed = false;
   /** The I/O error that failed the store (see the class comment); set once, never cleared. */
@@ -116,15 +94,9 @@ export class SqliteStore implements Store {
     }
     this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    const group = { ...GROUP_COMMIT_DEFAULTS, ...options.groupCommit };
-    if (!Number.isInteger(group.maxBatch) || group.maxBatch < 1 || group.maxBatch > 10_000) {
-      throw new CoworkError('invalid_input', `groupCommit.maxBatch must be a whole number from 1 to 10000, not ${JSON.stringify(group.maxBatch)}`, { field: 'groupCommit.maxBatch' });
-    }
-    if (typeof group.windowMs !== 'number' || !(group.windowMs >= 0 && group.windowMs <= 1000)) {
-      throw new CoworkError('invalid_input', `groupCommit.windowMs must be from 0 to 1000, not ${JSON.stringify(group.windowMs)}`, { field: 'groupCommit.windowMs' });
-    }
+    const group = groupCommitSettings(options.groupCommit);
     this.maxBatch = group.maxBatch;
-    this.windowMs = group.windowMs;
+    this.queue = new WriteQueue(group, this.mutex, (batch) => this.runBatch(batch));
     this.db = wrapSqliteErrors(() => new BetterSqlite3(options.path, { timeout: 0 }));
     // Opening and migrating may meet another process's write lock: wait for it synchronously, once.
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
@@ -173,10 +145,7 @@ export class SqliteStore implements Store {
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     if (this.maxBatch === 1) return this.inTransaction('BEGIN IMMEDIATE', fn);
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      this.queueFlush();
-    });
+    return this.queue.push(fn);
   }
 
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -233,23 +202,7 @@ export class SqliteStore implements Store {
 
   /** Write batches run so far and the transactions in them (benchmarks and tests read it). */
   get groupCommitStats(): { readonly batches: number; readonly transactions: number; readonly largest: number; readonly durable: number } {
-    return { ...this.batches };
-  }
-
-  /**
-   * Queues one batch behind what holds the connection now; writers arriving meanwhile join it. With
-   * no window the batch still waits for `setImmediate`: a flush started from the first request's
-   * microtasks would run before the event loop read the other connections' requests, and every
-   * batch over HTTP was a batch of one (bench:http, 10 connections: 1,538 commits/s, largest batch
-   * 1; with the deferral 4,032/s in batches of up to 5).
-   */
-  private queueFlush(): void {
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    const flush = (): void => void this.mutex.run(() => this.runBatch());
-    if (this.windowMs > 0 && this.pending.length < this.maxBatch) setTimeout(flush, this.windowMs);
-    else if (this.pending.length < this.maxBatch) setImmediate(flush);
-    else flush();
+    return { ...this.queue.stats, durable: this.durable };
   }
 
   /**
@@ -259,33 +212,21 @@ export class SqliteStore implements Store {
    * are answered only after the one COMMIT (its fsync) succeeded. A fault that ends the whole
    * transaction (an I/O error, a failed COMMIT) fails every body that had not failed on its own.
    */
-  private async runBatch(): Promise<void> {
-    this.flushQueued = false;
-    const batch = this.pending.splice(0, this.maxBatch);
-    if (this.pending.length > 0) this.queueFlush();
-    if (batch.length === 0) return;
-    this.batches.batches += 1;
-    this.batches.transactions += batch.length;
-    this.batches.largest = Math.max(this.batches.largest, batch.length);
-    let outcomes: Outcome[];
+  private async runBatch(batch: readonly QueuedWrite<StoreTx>[]): Promise<Outcome[]> {
     try {
       const changesBefore = this.closed ? undefined : this.totalChanges.get();
-      outcomes = await this.runWrites(batch);
+      const outcomes = await this.runWrites(batch);
       // A COMMIT that wrote rows is one fsync (synchronous=FULL); one that wrote none writes nothing.
-      if (!this.closed && changesBefore !== undefined && outcomes.some((o) => o.ok) && this.totalChanges.get() !== changesBefore) this.batches.durable += 1;
+      if (!this.closed && changesBefore !== undefined && outcomes.some((o) => o.ok) && this.totalChanges.get() !== changesBefore) this.durable += 1;
+      return outcomes;
     } catch (error) {
       // Never leave a caller unanswered.
       const mapped = this.mapWriteError(error);
-      outcomes = batch.map(() => ({ ok: false, error: mapped }));
+      return batch.map(() => ({ ok: false, error: mapped }));
     }
-    batch.forEach((write, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
-    });
   }
 
-  private async runWrites(batch: readonly QueuedWrite[]): Promise<Outcome[]> {
+  private async runWrites(batch: readonly QueuedWrite<StoreTx>[]): Promise<Outcome[]> {
     const all = (error: unknown): Outcome[] => batch.map(() => ({ ok: false, error }));
     if (this.closed) return all(new CoworkError('store_failed', 'the store is closed'));
     if (this.failure) return all(failedStoreError(this.failure));

@@ -1,22 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ApprovalRecord, ApprovalRepo, ApprovalStatus } from '../../approval-records';
 import type { Operator } from '../../records';
-import { parseStored } from '../../../util/json';
-
-interface ApprovalRow {
-  id: string;
-  task_id: string;
-  agent_id: string;
-  call_key: string;
-  tool: string;
-  impact: string;
-  input: string;
-  status: string;
-  requested_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  reason: string | null;
-}
+import { APPROVAL_COLUMNS, approvalValues, toApprovalRecord, type ApprovalRow } from '../../rows/approval-row';
+import { insertSql } from '../../rows/table';
 
 export class SqliteApprovalRepo implements ApprovalRepo {
   private readonly insertStmt: Statement;
@@ -26,10 +12,7 @@ export class SqliteApprovalRepo implements ApprovalRepo {
   private readonly decideStmt: Statement<[string, string, string, string | null, string]>;
 
   constructor(db: Database) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO approvals (id, task_id, agent_id, call_key, tool, impact, input, status, requested_at, decided_by, decided_at, reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare(insertSql('approvals', APPROVAL_COLUMNS, () => '?'));
     this.getStmt = db.prepare('SELECT * FROM approvals WHERE id = ?');
     this.byKeyStmt = db.prepare('SELECT * FROM approvals WHERE call_key = ?');
     this.listStmt = db.prepare('SELECT * FROM approvals WHERE (@status IS NULL OR status = @status) AND (@taskId IS NULL OR task_id = @taskId) ORDER BY requested_at, id');
@@ -37,41 +20,24 @@ export class SqliteApprovalRepo implements ApprovalRepo {
   }
 
   async insert(a: ApprovalRecord): Promise<void> {
-    this.insertStmt.run(a.id, a.taskId, a.agentId, a.callKey, a.tool, a.impact, JSON.stringify(a.input), a.status, a.requestedAt, a.decidedBy, a.decidedAt, a.reason);
+    this.insertStmt.run(...approvalValues(a));
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(row);
+    return row && toApprovalRecord(row);
   }
 
   async byCallKey(callKey: string): Promise<ApprovalRecord | undefined> {
     const row = this.byKeyStmt.get(callKey);
-    return row && toRecord(row);
+    return row && toApprovalRecord(row);
   }
 
   async list(query: { status?: ApprovalStatus; taskId?: string } = {}): Promise<ApprovalRecord[]> {
-    return this.listStmt.all({ status: query.status ?? null, taskId: query.taskId ?? null }).map(toRecord);
+    return this.listStmt.all({ status: query.status ?? null, taskId: query.taskId ?? null }).map(toApprovalRecord);
   }
 
   async decide(id: string, d: { status: 'approved' | 'denied'; by: Operator; at: string; reason: string | null }): Promise<boolean> {
     return this.decideStmt.run(d.status, d.by, d.at, d.reason, id).changes === 1;
   }
-}
-
-function toRecord(row: ApprovalRow): ApprovalRecord {
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    agentId: row.agent_id,
-    callKey: row.call_key,
-    tool: row.tool,
-    impact: row.impact,
-    input: parseStored(row.input),
-    status: row.status as ApprovalStatus,
-    requestedAt: row.requested_at,
-    decidedBy: row.decided_by as Operator | null,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-  };
 }

@@ -1,23 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CandidateRecord, CandidateSource, CandidateStatus, Json, Operator } from '../../records';
+import type { CandidateRecord, CandidateStatus, Operator } from '../../records';
 import type { CandidateRepo } from '../../store';
 import type { LargeValues } from '../../large-values';
+import { CANDIDATE_COLUMNS, candidateValues, toCandidateRecord, type CandidateRow } from '../../rows/candidate-row';
+import { insertSql } from '../../rows/table';
 import { selectWhere } from './query';
-
-interface CandidateRow {
-  id: string;
-  resource_id: string;
-  base_revision: number;
-  ops: string;
-  operator: string;
-  source: string;
-  draft_id: string | null;
-  status: string;
-  created_at: string;
-  resolved_at: string | null;
-  resolved_by: string | null;
-  accepted_revision: number | null;
-}
 
 export class SqliteCandidateRepo implements CandidateRepo {
   private readonly insertStmt: Statement;
@@ -28,11 +15,7 @@ export class SqliteCandidateRepo implements CandidateRepo {
     private readonly db: Database,
     private readonly values: LargeValues,
   ) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO candidates (id, resource_id, base_revision, ops, operator, source, draft_id, status,
-         created_at, resolved_at, resolved_by, accepted_revision)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare(insertSql('candidates', CANDIDATE_COLUMNS, () => '?'));
     this.getStmt = db.prepare('SELECT * FROM candidates WHERE id = ?');
     this.resolveStmt = db.prepare(
       `UPDATE candidates SET status = ?, resolved_at = ?, resolved_by = ?, accepted_revision = ?
@@ -41,30 +24,17 @@ export class SqliteCandidateRepo implements CandidateRepo {
   }
 
   async insert(c: CandidateRecord): Promise<void> {
-    this.insertStmt.run(
-      c.id,
-      c.resourceId,
-      c.baseRevision,
-      JSON.stringify(c.ops),
-      c.operator,
-      c.source,
-      c.draftId,
-      c.status,
-      c.createdAt,
-      c.resolvedAt,
-      c.resolvedBy,
-      c.acceptedRevision,
-    );
+    this.insertStmt.run(...candidateValues(c));
   }
 
   async get(id: string): Promise<CandidateRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(this.values, row);
+    return row && toCandidateRecord(row, this.values.parse);
   }
 
   async list(resourceId: string, status?: CandidateStatus): Promise<CandidateRecord[]> {
     const filters = [['resource_id = ?', resourceId], ['status = ?', status || undefined]] as const;
-    return selectWhere<CandidateRow>(this.db, 'SELECT * FROM candidates', filters, 'ORDER BY rowid').map((row) => toRecord(this.values, row));
+    return selectWhere<CandidateRow>(this.db, 'SELECT * FROM candidates', filters, 'ORDER BY rowid').map((row) => toCandidateRecord(row, this.values.parse));
   }
 
   async resolve(
@@ -73,21 +43,4 @@ export class SqliteCandidateRepo implements CandidateRepo {
   ): Promise<boolean> {
     return this.resolveStmt.run(r.status, r.resolvedAt, r.resolvedBy, r.acceptedRevision, id).changes === 1;
   }
-}
-
-function toRecord(values: LargeValues, row: CandidateRow): CandidateRecord {
-  return {
-    id: row.id,
-    resourceId: row.resource_id,
-    baseRevision: row.base_revision,
-    ops: values.parse<Json[]>(row.ops),
-    operator: row.operator as Operator,
-    source: row.source as CandidateSource,
-    draftId: row.draft_id,
-    status: row.status as CandidateStatus,
-    createdAt: row.created_at,
-    resolvedAt: row.resolved_at,
-    resolvedBy: row.resolved_by as Operator | null,
-    acceptedRevision: row.accepted_revision,
-  };
 }

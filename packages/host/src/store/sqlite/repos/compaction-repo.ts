@@ -1,16 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CompactionRecord, CompactionRepo } from '../../agent-records';
-import { parseStored } from '../../../util/json';
-
-interface CompactionRow {
-  task_id: string;
-  agent_id: string;
-  seq: number;
-  summarised_to_seq: number;
-  summary: string;
-  dropped: string;
-  created_at: string;
-}
+import { toCompactionRecord, type CompactionRow } from '../../rows/compaction-row';
 
 export class SqliteCompactionRepo implements CompactionRepo {
   private readonly insertStmt: Statement;
@@ -43,22 +33,10 @@ export class SqliteCompactionRepo implements CompactionRepo {
 
   async latest(taskId: string, agentId: string): Promise<CompactionRecord | undefined> {
     const row = this.latestStmt.get(taskId, agentId);
-    return row && toRecord(row);
+    return row && toCompactionRecord(row);
   }
 
   async list(taskId: string, agentId: string): Promise<CompactionRecord[]> {
-    return this.listStmt.all(taskId, agentId).map(toRecord);
+    return this.listStmt.all(taskId, agentId).map(toCompactionRecord);
   }
-}
-
-function toRecord(row: CompactionRow): CompactionRecord {
-  return {
-    taskId: row.task_id,
-    agentId: row.agent_id,
-    seq: row.seq,
-    summarisedToSeq: row.summarised_to_seq,
-    summary: row.summary,
-    dropped: parseStored(row.dropped),
-    createdAt: row.created_at,
-  };
 }

@@ -1,16 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ConversationRecord, ConversationRepo } from '../../agent-records';
-import { parseStored } from '../../../util/json';
-
-interface ConversationRow {
-  task_id: string;
-  agent_id: string;
-  seq: number;
-  turn: number;
-  message: string;
-  source_message_id: string | null;
-  created_at: string;
-}
+import { toConversationRecord, type ConversationRow } from '../../rows/conversation-row';
 
 export class SqliteConversationRepo implements ConversationRepo {
   private readonly appendStmt: Statement;
@@ -52,11 +42,11 @@ export class SqliteConversationRepo implements ConversationRepo {
   }
 
   async list(taskId: string, agentId: string, afterSeq = 0): Promise<ConversationRecord[]> {
-    return this.listStmt.all(taskId, agentId, afterSeq).map(toRecord);
+    return this.listStmt.all(taskId, agentId, afterSeq).map(toConversationRecord);
   }
 
   async recent(taskId: string, agentId: string, range: { afterSeq: number; beforeSeq?: number; limit: number }): Promise<ConversationRecord[]> {
-    return this.recentStmt.all(taskId, agentId, range.afterSeq, range.beforeSeq ?? Number.MAX_SAFE_INTEGER, range.limit).map(toRecord);
+    return this.recentStmt.all(taskId, agentId, range.afterSeq, range.beforeSeq ?? Number.MAX_SAFE_INTEGER, range.limit).map(toConversationRecord);
   }
 
   async count(taskId: string, agentId: string, afterSeq = 0): Promise<number> {
@@ -65,22 +55,10 @@ export class SqliteConversationRepo implements ConversationRepo {
 
   async last(taskId: string, agentId: string): Promise<ConversationRecord | undefined> {
     const row = this.lastStmt.get(taskId, agentId);
-    return row && toRecord(row);
+    return row && toConversationRecord(row);
   }
 
   async hasSource(taskId: string, agentId: string, sourceMessageId: string): Promise<boolean> {
     return (this.sourceStmt.get(taskId, agentId, sourceMessageId)?.n ?? 0) > 0;
   }
-}
-
-function toRecord(row: ConversationRow): ConversationRecord {
-  return {
-    taskId: row.task_id,
-    agentId: row.agent_id,
-    seq: row.seq,
-    turn: row.turn,
-    message: parseStored(row.message),
-    sourceMessageId: row.source_message_id,
-    createdAt: row.created_at,
-  };
 }

@@ -1,14 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { EventRecord, Json } from '../../records';
 import type { EventRepo } from '../../store';
-import { parseStored } from '../../../util/json';
-
-interface EventRow {
-  seq: number;
-  type: string;
-  at: string;
-  data: string;
-}
+import { toEventRecord, type EventRow } from '../../rows/event-row';
 
 /** The event log is append-only: this repo has no update or delete. */
 export class SqliteEventRepo implements EventRepo {
@@ -31,12 +24,7 @@ export class SqliteEventRepo implements EventRepo {
   }
 
   async list(afterSeq: number, limit = -1): Promise<EventRecord[]> {
-    return this.listStmt.all(afterSeq, limit).map((row) => ({
-      seq: row.seq,
-      type: row.type,
-      at: row.at,
-      data: parseStored(row.data),
-    }));
+    return this.listStmt.all(afterSeq, limit).map(toEventRecord);
   }
 
   async lastSeq(): Promise<number> {

@@ -1,21 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { InboxKind, InboxRecord, InboxRepo } from '../../agent-records';
-import { parseStored } from '../../../util/json';
+import type { InboxRecord, InboxRepo } from '../../agent-records';
+import { toInboxRecord, type InboxRow } from '../../rows/inbox-row';
 import { prepared } from './query';
-
-interface InboxRow {
-  seq: number;
-  message_id: string;
-  task_id: string;
-  recipient: string;
-  sender: string;
-  kind: string;
-  body: string;
-  created_at: string;
-  lease_owner: string | null;
-  lease_until: number | null;
-  consumed_at: string | null;
-}
 
 export class SqliteInboxRepo implements InboxRepo {
   private readonly insertStmt: Statement;
@@ -46,7 +32,7 @@ export class SqliteInboxRepo implements InboxRepo {
   async lease(q: { taskId: string; recipient: string; owner: string; nowMs: number; leaseUntilMs: number; limit: number }): Promise<InboxRecord[]> {
     const rows = this.leasableStmt.all(q.taskId, q.recipient, q.nowMs, q.limit);
     for (const row of rows) this.leaseStmt.run(q.owner, q.leaseUntilMs, row.seq);
-    return rows.map((row) => toRecord({ ...row, lease_owner: q.owner, lease_until: q.leaseUntilMs }));
+    return rows.map((row) => toInboxRecord({ ...row, lease_owner: q.owner, lease_until: q.leaseUntilMs }));
   }
 
   async consume(messageId: string, at: string): Promise<boolean> {
@@ -57,27 +43,11 @@ export class SqliteInboxRepo implements InboxRepo {
     const rows = recipient
       ? prepared(this.db, 'SELECT * FROM inbox WHERE task_id = ? AND recipient = ? AND consumed_at IS NULL ORDER BY seq').all(taskId, recipient)
       : prepared(this.db, 'SELECT * FROM inbox WHERE task_id = ? AND consumed_at IS NULL ORDER BY seq').all(taskId);
-    return (rows as InboxRow[]).map(toRecord);
+    return (rows as InboxRow[]).map(toInboxRecord);
   }
 
   async get(messageId: string): Promise<InboxRecord | undefined> {
     const row = this.getStmt.get(messageId);
-    return row && toRecord(row);
+    return row && toInboxRecord(row);
   }
-}
-
-function toRecord(row: InboxRow): InboxRecord {
-  return {
-    seq: row.seq,
-    messageId: row.message_id,
-    taskId: row.task_id,
-    recipient: row.recipient,
-    sender: row.sender,
-    kind: row.kind as InboxKind,
-    body: parseStored(row.body),
-    createdAt: row.created_at,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-    consumedAt: row.consumed_at,
-  };
 }

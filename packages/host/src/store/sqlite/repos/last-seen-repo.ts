@@ -1,15 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { LastSeenRecord, LastSeenRepo } from '../../last-seen-records';
-
-interface LastSeenRow {
-  task_id: string;
-  agent_id: string;
-  resource_id: string;
-  revision: number;
-  call_key: string | null;
-  previous_revision: number | null;
-  seen_at: string;
-}
+import { lastSeenValues, toLastSeenRecord, type LastSeenRow } from '../../rows/last-seen-row';
 
 export class SqliteLastSeenRepo implements LastSeenRepo {
   private readonly putStmt: Statement;
@@ -28,26 +19,14 @@ export class SqliteLastSeenRepo implements LastSeenRepo {
 
   async get(taskId: string, agentId: string, resourceId: string): Promise<LastSeenRecord | undefined> {
     const row = this.getStmt.get(taskId, agentId, resourceId);
-    return row && toRecord(row);
+    return row && toLastSeenRecord(row);
   }
 
   async put(r: LastSeenRecord): Promise<void> {
-    this.putStmt.run(r.taskId, r.agentId, r.resourceId, r.revision, r.callKey, r.previousRevision, r.seenAt);
+    this.putStmt.run(...lastSeenValues(r));
   }
 
   async list(taskId: string, agentId: string): Promise<LastSeenRecord[]> {
-    return this.listStmt.all(taskId, agentId).map(toRecord);
+    return this.listStmt.all(taskId, agentId).map(toLastSeenRecord);
   }
-}
-
-function toRecord(row: LastSeenRow): LastSeenRecord {
-  return {
-    taskId: row.task_id,
-    agentId: row.agent_id,
-    resourceId: row.resource_id,
-    revision: row.revision,
-    callKey: row.call_key,
-    previousRevision: row.previous_revision,
-    seenAt: row.seen_at,
-  };
 }

@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ModelCallRecord, ModelCallRepo } from '../../agent-records';
+import { MODEL_CALL_COLUMNS, modelCallValues } from '../../rows/model-call-row';
+import { insertSql } from '../../rows/table';
 
 type Totals = { calls: number; inputTokens: number; outputTokens: number };
 
@@ -9,17 +11,14 @@ export class SqliteModelCallRepo implements ModelCallRepo {
   private readonly agentTotals: Statement<[string, string], Totals>;
 
   constructor(db: Database) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO model_calls (task_id, agent_id, turn, model, input_tokens, output_tokens, finish_reason, latency_ms, attempts, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare(insertSql('model_calls', MODEL_CALL_COLUMNS, () => '?'));
     const totals = 'SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(output_tokens), 0) AS outputTokens FROM model_calls';
     this.taskTotals = db.prepare(`${totals} WHERE task_id = ?`);
     this.agentTotals = db.prepare(`${totals} WHERE task_id = ? AND agent_id = ?`);
   }
 
   async insert(r: ModelCallRecord): Promise<void> {
-    this.insertStmt.run(r.taskId, r.agentId, r.turn, r.model, r.inputTokens, r.outputTokens, r.finishReason, Math.round(r.latencyMs), r.attempts, r.createdAt);
+    this.insertStmt.run(...modelCallValues(r));
   }
 
   async totals(taskId: string, agentId?: string): Promise<Totals> {

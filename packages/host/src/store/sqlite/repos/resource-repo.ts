@@ -2,16 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Json, ResourceRecord } from '../../records';
 import type { ResourceRepo } from '../../store';
 import type { LargeValues } from '../../large-values';
+import { toResourceRecord, type ResourceRow } from '../../rows/resource-row';
 import { selectWhere } from './query';
-
-interface ResourceRow {
-  id: string;
-  kind: string;
-  revision: number;
-  content: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export class SqliteResourceRepo implements ResourceRepo {
   private readonly insertStmt: Statement;
@@ -24,7 +16,7 @@ export class SqliteResourceRepo implements ResourceRepo {
     private readonly values: LargeValues,
   ) {
     this.insertStmt = db.prepare(
-      'INSERT INTO resources (id, kind, revision, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO resources (id, kind, revision, content, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.getStmt = db.prepare('SELECT * FROM resources WHERE id = ?');
     this.revisionStmt = db.prepare('SELECT revision FROM resources WHERE id = ?');
@@ -34,12 +26,12 @@ export class SqliteResourceRepo implements ResourceRepo {
   }
 
   async insert(r: ResourceRecord, storedContent?: string): Promise<void> {
-    this.insertStmt.run(r.id, r.kind, r.revision, storedContent ?? JSON.stringify(r.content), r.createdAt, r.updatedAt);
+    this.insertStmt.run(r.id, r.kind, r.revision, storedContent ?? JSON.stringify(r.content), r.title ?? null, r.createdAt, r.updatedAt);
   }
 
   async get(id: string): Promise<ResourceRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(this.values, row);
+    return row && toResourceRecord(row, this.values.parse);
   }
 
   async headRevision(id: string): Promise<number | undefined> {
@@ -48,7 +40,7 @@ export class SqliteResourceRepo implements ResourceRepo {
 
   async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
     const filters = [['kind = ?', options.kind || undefined]] as const;
-    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map((row) => toRecord(this.values, row));
+    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map((row) => toResourceRecord(row, this.values.parse));
   }
 
   async advanceHead(
@@ -60,15 +52,4 @@ export class SqliteResourceRepo implements ResourceRepo {
     const result = this.advanceStmt.run(next.revision, text, next.updatedAt, id, expectedRevision);
     return result.changes === 1;
   }
-}
-
-function toRecord(values: LargeValues, row: ResourceRow): ResourceRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    revision: row.revision,
-    content: values.parse(row.content),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

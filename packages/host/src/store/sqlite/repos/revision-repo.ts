@@ -1,17 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Json, Operator, RevisionAction, RevisionRecord } from '../../records';
+import type { Json, RevisionRecord } from '../../records';
 import type { RevisionQuery, RevisionRepo } from '../../store';
 import type { LargeValues } from '../../large-values';
+import { REVISION_SELECT, revisionFilters, toRevisionRecord, type RevisionRow } from '../../rows/revision-row';
 import { selectWhere } from './query';
-
-interface RevisionRow {
-  resource_id: string;
-  revision: number;
-  action: string;
-  op: string;
-  operator: string;
-  created_at: string;
-}
 
 export class SqliteRevisionRepo implements RevisionRepo {
   private readonly insertStmt: Statement;
@@ -36,22 +28,8 @@ export class SqliteRevisionRepo implements RevisionRepo {
   }
 
   async list(resourceId: string, query: RevisionQuery = {}): Promise<RevisionRecord[]> {
-    const filters = [
-      ['resource_id = ?', resourceId],
-      ['revision > ?', query.after],
-      ['revision <= ?', query.upTo],
-      ['operator <> ?', query.excludeOperator],
-    ] as const;
-    const select = 'SELECT resource_id, revision, action, op, operator, created_at FROM revisions';
-    const rows = selectWhere<RevisionRow>(this.db, select, filters, 'ORDER BY revision LIMIT ?', [query.limit ?? -1]);
-    return rows.map((row) => ({
-      resourceId: row.resource_id,
-      revision: row.revision,
-      action: row.action as RevisionAction,
-      op: this.values.parse(row.op),
-      operator: row.operator as Operator,
-      createdAt: row.created_at,
-    }));
+    const rows = selectWhere<RevisionRow>(this.db, REVISION_SELECT, revisionFilters(resourceId, query), 'ORDER BY revision LIMIT ?', [query.limit ?? -1]);
+    return rows.map((row) => toRevisionRecord(row, this.values.parse));
   }
 
   async snapshotAtOrBefore(resourceId: string, revision: number): Promise<{ revision: number; content: Json } | undefined> {

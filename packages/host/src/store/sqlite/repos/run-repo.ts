@@ -1,32 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Operator } from '../../records';
-import type { MetricPoint, RunRecord, RunRepo, RunStatus } from '../../run-records';
-import { parseStored } from '../../../util/json';
-
-interface RunRow {
-  id: string;
-  task_id: string;
-  name: string;
-  params: string;
-  status: string;
-  started_at: string;
-  ended_at: string | null;
-  goal: string | null;
-  artifacts: string;
-  metrics: string;
-  problems: string;
-  problem_count: number;
-  sources: string;
-  created_by: string | null;
-  updated_at: string;
-}
-
-interface PointRow {
-  name: string;
-  step: number | null;
-  value: number;
-  at: string;
-}
+import type { MetricPoint, RunRecord, RunRepo } from '../../run-records';
+import { RUN_COLUMNS, RUN_UPDATED_COLUMNS, runValues, toMetricPoint, toRunRecord, type PointRow, type RunRow } from '../../rows/run-row';
+import { insertSql } from '../../rows/table';
 
 export class SqliteRunRepo implements RunRepo {
   private readonly insertStmt: Statement;
@@ -40,17 +15,11 @@ export class SqliteRunRepo implements RunRepo {
   private readonly seriesStmt: Statement<[string, string, number], PointRow>;
 
   constructor(db: Database) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO runs (id, task_id, name, params, status, started_at, ended_at, goal, artifacts, metrics, problems, problem_count, sources, created_by, updated_at)
-       VALUES (@id, @taskId, @name, @params, @status, @startedAt, @endedAt, @goal, @artifacts, @metrics, @problems, @problemCount, @sources, @createdBy, @updatedAt)`,
-    );
+    // Named parameters, one per column (`@task_id`), bound from runValues.
+    this.insertStmt = db.prepare(insertSql('runs', RUN_COLUMNS, (i) => `@${RUN_COLUMNS[i]}`));
     this.getStmt = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.listStmt = db.prepare('SELECT * FROM runs WHERE task_id = ? ORDER BY started_at DESC, id DESC');
-    this.updateStmt = db.prepare(
-      `UPDATE runs SET name = @name, params = @params, status = @status, started_at = @startedAt, ended_at = @endedAt, goal = @goal,
-       artifacts = @artifacts, metrics = @metrics, problems = @problems, problem_count = @problemCount, sources = @sources, updated_at = @updatedAt
-       WHERE id = @id`,
-    );
+    this.updateStmt = db.prepare(`UPDATE runs SET ${RUN_UPDATED_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
     this.deleteStmt = db.prepare('DELETE FROM runs WHERE id = ?');
     this.deletePointsStmt = db.prepare('DELETE FROM run_points WHERE run_id = ?');
     this.lastSeqStmt = db.prepare('SELECT MAX(seq) AS seq FROM run_points WHERE run_id = ?');
@@ -61,22 +30,21 @@ export class SqliteRunRepo implements RunRepo {
   }
 
   async insert(r: RunRecord): Promise<void> {
-    this.insertStmt.run(rowValues(r));
+    this.insertStmt.run(runValues(r));
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
     const row = this.getStmt.get(id);
-    return row && toRecord(row);
+    return row && toRunRecord(row);
   }
 
   async list(taskId: string): Promise<RunRecord[]> {
-    return this.listStmt.all(taskId).map(toRecord);
+    return this.listStmt.all(taskId).map(toRunRecord);
   }
 
   async update(r: RunRecord): Promise<void> {
-    this.updateStmt.run(rowValues(r));
+    this.updateStmt.run(runValues(r));
   }
-
 
   async delete(id: string): Promise<void> {
     this.deletePointsStmt.run(id);
@@ -89,47 +57,6 @@ export class SqliteRunRepo implements RunRepo {
   }
 
   async series(runId: string, name: string, limit = 1000): Promise<MetricPoint[]> {
-    return this.seriesStmt.all(runId, name, limit).map((row) => ({ name: row.name, step: row.step, value: row.value, at: row.at }));
+    return this.seriesStmt.all(runId, name, limit).map(toMetricPoint);
   }
-}
-
-function toRecord(row: RunRow): RunRecord {
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    name: row.name,
-    params: parseStored(row.params),
-    status: row.status as RunStatus,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    goal: row.goal === null ? null : parseStored(row.goal),
-    artifacts: parseStored(row.artifacts),
-    metrics: parseStored(row.metrics),
-    problems: parseStored(row.problems),
-    problemCount: row.problem_count,
-    sources: parseStored(row.sources),
-    createdBy: row.created_by as Operator | null,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** A run as the statements' named parameters (insert and update share them). */
-function rowValues(r: RunRecord): Record<string, string | number | null> {
-  return {
-    id: r.id,
-    taskId: r.taskId,
-    name: r.name,
-    params: JSON.stringify(r.params),
-    status: r.status,
-    startedAt: r.startedAt,
-    endedAt: r.endedAt,
-    goal: r.goal && JSON.stringify(r.goal),
-    artifacts: JSON.stringify(r.artifacts),
-    metrics: JSON.stringify(r.metrics),
-    problems: JSON.stringify(r.problems),
-    problemCount: r.problemCount,
-    sources: JSON.stringify(r.sources),
-    createdBy: r.createdBy,
-    updatedAt: r.updatedAt,
-  };
 }

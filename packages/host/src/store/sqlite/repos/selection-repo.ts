@@ -1,14 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Operator, SelectionRecord } from '../../records';
 import type { SelectionRepo } from '../../store';
-import { parseStored } from '../../../util/json';
-
-interface SelectionRow {
-  resource_id: string;
-  person: string;
-  selection: string;
-  updated_at: string;
-}
+import { toSelectionRecord, type SelectionRow } from '../../rows/selection-row';
 
 export class SqliteSelectionRepo implements SelectionRepo {
   private readonly putStmt: Statement;
@@ -30,19 +23,10 @@ export class SqliteSelectionRepo implements SelectionRepo {
 
   async get(resourceId: string, person: Operator): Promise<SelectionRecord | undefined> {
     const row = this.getStmt.get(resourceId, person);
-    return row && toRecord(row);
+    return row && toSelectionRecord(row);
   }
 
   async list(resourceId: string): Promise<SelectionRecord[]> {
-    return this.listStmt.all(resourceId).map(toRecord);
+    return this.listStmt.all(resourceId).map(toSelectionRecord);
   }
-}
-
-function toRecord(row: SelectionRow): SelectionRecord {
-  return {
-    resourceId: row.resource_id,
-    person: row.person as Operator,
-    selection: parseStored(row.selection),
-    updatedAt: row.updated_at,
-  };
 }

@@ -1,13 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { UserRecord, UserRepo, UserRole } from '../../user-records';
-
-interface UserRow {
-  name: string;
-  role: string;
-  token_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+import type { UserRecord, UserRepo } from '../../user-records';
+import { toUserRecord, type UserRow } from '../../rows/user-row';
 
 export class SqliteUserRepo implements UserRepo {
   private readonly insertStmt: Statement;
@@ -30,23 +23,19 @@ export class SqliteUserRepo implements UserRepo {
 
   async get(name: string): Promise<UserRecord | undefined> {
     const row = this.getStmt.get(name);
-    return row && toRecord(row);
+    return row && toUserRecord(row);
   }
 
   async byTokenHash(tokenHash: string): Promise<UserRecord | undefined> {
     const row = this.byHashStmt.get(tokenHash);
-    return row && toRecord(row);
+    return row && toUserRecord(row);
   }
 
   async list(): Promise<UserRecord[]> {
-    return this.listStmt.all().map(toRecord);
+    return this.listStmt.all().map(toUserRecord);
   }
 
   async revoke(name: string, at: string): Promise<boolean> {
     return this.revokeStmt.run(at, name).changes === 1;
   }
-}
-
-function toRecord(row: UserRow): UserRecord {
-  return { name: row.name, role: row.role as UserRole, tokenHash: row.token_hash, createdAt: row.created_at, revokedAt: row.revoked_at };
 }

@@ -1,0 +1,26 @@
+import type { ModelCallRecord, ModelCallRepo } from '../../agent-records';
+import { MODEL_CALL_COLUMNS, modelCallValues } from '../../rows/model-call-row';
+import { insertSql } from '../../rows/table';
+import type { PgSession } from '../session';
+import { pgPlaceholder } from './placeholders';
+
+type Totals = { calls: number; inputTokens: number; outputTokens: number };
+
+const INSERT = insertSql('model_calls', MODEL_CALL_COLUMNS, pgPlaceholder);
+// SUM of bigint is numeric (read as a string): cast back to bigint, read as a number.
+const TOTALS = 'SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(output_tokens), 0)::bigint AS "outputTokens" FROM model_calls';
+
+export class PgModelCallRepo implements ModelCallRepo {
+  constructor(private readonly s: PgSession) {}
+
+  async insert(r: ModelCallRecord): Promise<void> {
+    await this.s.changes(INSERT, modelCallValues(r));
+  }
+
+  async totals(taskId: string, agentId?: string): Promise<Totals> {
+    const row = agentId === undefined
+      ? await this.s.first<Totals>(`${TOTALS} WHERE task_id = $1`, [taskId])
+      : await this.s.first<Totals>(`${TOTALS} WHERE task_id = $1 AND agent_id = $2`, [taskId, agentId]);
+    return row!;
+  }
+}

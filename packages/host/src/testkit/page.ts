@@ -1,0 +1,244 @@
+/**
+ * The page test kit (`@cowork/host/testkit/page`): drive the host's web page in Debian's Chromium
+ * the way a person does, and judge it (layout, accessibility, console). A subpath of its own so the
+ * runtime and the main test kit never load playwright-core or axe-core (both dev dependencies).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { HostOptions } from '../host';
+import { createServer, type CoworkServer, type ServerOptions } from '../server/create-server';
+import { openTempHost, type TempHost } from './temp-host';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** The token `startPageServer` serves with and `openSignedIn` signs in with, unless told otherwise. */
+export const PAGE_TOKEN = 'test-token-0123456789abcdef';
+
+export interface PageBrowser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium in a fresh profile. A missing browser throws (says how to install it): nothing is skipped. */
+export async function launchChromium(viewport: { width: number; height: number } = { width: 1400, height: 1000 }): Promise<PageBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the web page tests drive Debian's Chromium. Run tools/install-system-deps.sh (it installs chromium), then rerun.`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'cowork-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PageServer {
+  readonly host: TempHost;
+  readonly server: CoworkServer;
+  /** The page's URL, `http://127.0.0.1:PORT`. */
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Failures the server reported that no request waited for (a 500's cause). */
+  readonly errors: unknown[];
+  /** One authenticated JSON request to the API (an agent's or a script's side of a test); rejects on a status >= 400 with the body. */
+  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A listening server with the page over a fresh temporary host:
+ * `const server = await startPageServer({ plugins: [plugin] })`, then `await server.dispose()`.
+ */
+export async function startPageServer(
+  options: Partial<HostOptions> & { readonly server?: Partial<Omit<ServerOptions, 'host'>>; readonly token?: string } = {},
+): Promise<PageServer> {
+  const { server: serverOptions = {}, token = PAGE_TOKEN, ...hostOptions } = options;
+  const host = await openTempHost(hostOptions);
+  const errors: unknown[] = [];
+  let server: CoworkServer;
+  let baseUrl: string;
+  try {
+    server = await createServer({ host, token, port: 0, onError: (e) => errors.push(e), ...serverOptions, live: { heartbeatMs: 0, ...serverOptions.live } });
+    baseUrl = (await server.listen()).url;
+  } catch (error) {
+    await host.dispose();
+    throw error;
+  }
+  return {
+    host,
+    server,
+    baseUrl,
+    token,
+    errors,
+    async api<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(new URL(path, baseUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
+      return (text ? JSON.parse(text) : null) as T;
+    },
+    async dispose() {
+      await server.close();
+      await host.dispose();
+    },
+  };
+}
+
+export interface SignedInPage {
+  readonly page: Page;
+  /** Every URL the page requested (to check the token never went into one). */
+  readonly urls: string[];
+  /** Uncaught errors and console errors, other than failed requests the page handles. */
+  readonly problems: string[];
+}
+
+/**
+ * Opens the page at `baseUrl` and signs in through its form, the way a person does. `shot`
+ * screenshots the sign-in form first.
+ */
+export async function openSignedIn(context: BrowserContext, baseUrl: string, shot?: { readonly name: string; readonly dir: string }, token: string = PAGE_TOKEN): Promise<SignedInPage> {
+  await context.clearCookies();
+  const page = await context.newPage();
+  const urls: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  page.on('pageerror', (error) => problems.push(String(error)));
+  // Failed requests the page expects (the signed-out probe, a 409 it handles) are logged by the
+  // browser too; anything else logged as an error, or thrown, is a problem.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+  });
+  await page.goto(baseUrl);
+  await page.locator('#sign-in').waitFor({ state: 'visible' });
+  if (shot) await screenshot(page, shot.name, shot.dir);
+  await page.fill('#token', token);
+  await page.click('#sign-in-form button[type=submit]');
+  await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+  await page.locator('#live-status', { hasText: 'live' }).waitFor();
+  return { page, urls, problems };
+}
+
+/** A full-page PNG at `<dir>/<name>.png` (the folder is made); keep `dir` out of git and out of build outputs. */
+export async function screenshot(page: Page, name: string, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * Text a person cannot read whole, judged from element boxes: visible text of two elements (neither
+ * inside the other) overlapping, text wider than its box (`scrollWidth > clientWidth`, unless the box
+ * scrolls), and a page wider than the window. Returns one description per problem; empty is good.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(LAYOUT_PROBLEMS_SOURCE) as Promise<string[]>;
+}
+
+// Plain JavaScript run in the page (a string, so the compiler does not rewrite it for Node).
+const LAYOUT_PROBLEMS_SOURCE = `(() => {
+  const problems = [];
+  const name = (el) => {
+    const id = el.id ? '#' + el.id : '';
+    const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return el.tagName.toLowerCase() + id + cls + (text ? ' "' + text + '"' : '');
+  };
+  const visible = (el) => {
+    // checkVisibility also sees what a closed <details> or content-visibility hides.
+    if (el.closest('[hidden]') || (el.checkVisibility && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))) return false;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const CONTROLS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON']);
+  // The box of an element's own text (its text nodes' ranges), or the control's box.
+  const textBoxes = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (['SCRIPT', 'STYLE', 'CANVAS', 'IFRAME', 'SVG', 'OPTION'].includes(el.tagName) || !visible(el)) continue;
+    if (CONTROLS.has(el.tagName)) {
+      if (el.type !== 'hidden') textBoxes.push({ el, rect: el.getBoundingClientRect() });
+      continue;
+    }
+    if (el.closest('button, select')) continue;
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (own.length === 0) continue;
+    const range = document.createRange();
+    for (const node of own) {
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) if (rect.width > 0 && rect.height > 0) textBoxes.push({ el, rect });
+    }
+  }
+  const seen = new Set();
+  for (let i = 0; i < textBoxes.length; i++) {
+    for (let j = i + 1; j < textBoxes.length; j++) {
+      const a = textBoxes[i];
+      const b = textBoxes[j];
+      if (a.el === b.el || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const x = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
+      const y = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
+      if (x <= 2 || y <= 2) continue;
+      const key = name(a.el) + ' | ' + name(b.el);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push('overlap: ' + name(a.el) + ' and ' + name(b.el));
+    }
+  }
+  for (const el of document.body.querySelectorAll('*')) {
+    if (['INPUT', 'TEXTAREA', 'SELECT', 'CANVAS', 'IFRAME'].includes(el.tagName) || !visible(el)) continue;
+    if (!(el.innerText || '').trim()) continue;
+    const style = getComputedStyle(el);
+    if (el.clientWidth === 0 || style.display === 'inline') continue;
+    const scrolls = (v) => v === 'auto' || v === 'scroll';
+    if (el.scrollWidth > el.clientWidth + 1 && !scrolls(style.overflowX)) problems.push('cut off (wider than its box: ' + el.scrollWidth + ' > ' + el.clientWidth + '): ' + name(el));
+    else if (el.scrollHeight > el.clientHeight + 1 && (style.overflowY === 'hidden' || style.overflowY === 'clip')) problems.push('cut off (taller than its box): ' + name(el));
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) problems.push('the page is wider than the window: ' + root.scrollWidth + ' > ' + root.clientWidth);
+  return problems;
+})()`;
+
+/** A laptop screen and a phone held upright: the sizes the page must read well at. */
+export const STANDARD_VIEWPORTS: readonly { readonly width: number; readonly height: number }[] = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/**
+ * At each size: a screenshot `<dir>/<name>-<W>x<H>.png`, then `layoutProblems` and `axeViolations`,
+ * each prefixed with the size. Empty is good. Leaves the page at the last size.
+ */
+export async function problemsAtSizes(page: Page, name: string, dir: string, viewports = STANDARD_VIEWPORTS): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { width, height } of viewports) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `${name}-${width}x${height}`, dir);
+    for (const problem of [...(await layoutProblems(page)), ...(await axeViolations(page))]) problems.push(`${width}x${height}: ${problem}`);
+  }
+  return problems;
+}
+
+/**
+ * Runs axe-core (the npm package's axe.min.js, put into the page through the debugger, so the page's
+ * CSP needs no exception) and returns its serious and critical violations, one line each.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if ((await page.evaluate('typeof window.axe')) === 'undefined') await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
