@@ -36,8 +36,8 @@ export type RestyleTarget = 'title' | { bullet: number; from?: number; to?: numb
  *   0..count-1), `delete_slide`, `set_layout`, `edit_title`, `set_notes`, `set_deck_title`;
  *   `new_slide` and `edit_title` refuse an empty title on a layout that shows one;
  * - bullets: `set_bullets` replaces the list, `set_bullet_lines` replaces it with lines as the page
- *   edits them (two spaces of indent per level, styles kept where a line stays), `add_bullet` / `edit_bullet` / `delete_bullet` touch one
- *   (give `was`, the bullet's text as you read it, so the op is refused if another bullet is there by then);
+ *   edits them (two spaces of indent per level, styles kept where a line stays), `add_bullet` /
+ *   `edit_bullet` / `delete_bullet` touch one (give `was`, the bullet's text as you read it, so the op is refused if another bullet is there by then);
  * - `restyle` sets a run style on the title or on a character range of a bullet;
  * - elements: `add_element` (new id on that slide), `replace_element` (same id), `delete_element`.
  */
