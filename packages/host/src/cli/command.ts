@@ -1,5 +1,6 @@
 import type { Host } from '../host';
 import type { ResourceApi } from '../plugins/resource-api';
+import type { Store } from '../store/store';
 import type { CliIo, Output } from './output';
 
 /**
@@ -68,6 +69,8 @@ export interface CliContext {
    * workspace without a database yet is opened through the host, as before.
    */
   withStoredResources<T>(fn: (resources: StoredResources) => Promise<T>): Promise<T>;
+  /** Runs `fn` on the workspace's store alone (its records, no host), and closes it after. */
+  withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   /** The kind of a stored resource, or undefined when there is none to read (the host then answers). */
   kindOf(resourceId: string): Promise<string | undefined>;
 }

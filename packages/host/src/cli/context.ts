@@ -80,6 +80,14 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
         await stored.close();
       }
     },
+    async withStore(fn) {
+      const store = await loadOpenStore().openWorkspaceStore(workspaceDir, { databaseUrl });
+      try {
+        return await fn(store);
+      } finally {
+        await store.close();
+      }
+    },
     async kindOf(resourceId) {
       try {
         const stored = await openStoredResources(workspaceDir, databaseUrl);

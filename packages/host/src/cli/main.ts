@@ -10,6 +10,7 @@ import { runCommand } from './commands/run';
 import { serveCommand } from './commands/serve';
 import { taskCommand, tasksCommand } from './commands/tasks';
 import { usersCommand } from './commands/users';
+import { workspaceCommand } from './commands/workspace';
 import { approvalsCommand, approveCommand, denyCommand } from './commands/approvals';
 import { publishedCommand } from './commands/published';
 import { dispatch, wantsJson } from './dispatch';
@@ -33,6 +34,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   bench: benchCommand,
   mcp: mcpCommand,
   users: usersCommand,
+  workspace: workspaceCommand,
   approvals: approvalsCommand,
   approve: approveCommand,
   deny: denyCommand,

@@ -52,15 +52,18 @@ export class LargeValues {
   }
 
   /** A stored text as JSON: a reference is read from its file. A bound function: repositories pass it on as it is. */
-  readonly parse = <T = Json>(stored: string): T => {
-    if (!stored.startsWith(REF_PREFIX)) return parseStored<T>(stored);
+  readonly parse = <T = Json>(stored: string): T => parseStored<T>(this.text(stored));
+
+  /** A stored text as the text it stands for: a reference is read from its file. */
+  text(stored: string): string {
+    if (!stored.startsWith(REF_PREFIX)) return stored;
     const hash = stored.slice(REF_PREFIX.length);
     try {
-      return parseStored<T>(readFileSync(join(this.dir, hash.slice(0, 2), hash), 'utf8'));
+      return readFileSync(join(this.dir, hash.slice(0, 2), hash), 'utf8');
     } catch (error) {
       throw new CoworkError('store_failed', `the stored value ${hash} is missing or unreadable in ${this.dir}: ${(error as Error).message}`, { value: hash });
     }
-  };
+  }
 }
 
 const REF_PREFIX = '@value:';

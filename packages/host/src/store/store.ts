@@ -17,6 +17,7 @@ import type { ApprovalRepo } from './approval-records';
 import type { PublicationRepo } from './publication-records';
 import type { LastSeenRepo } from './last-seen-records';
 import type { RunRepo } from './run-records';
+import type { DumpRow } from './workspace-dump';
 
 /**
  * Everything durable goes through this interface. Callers never see SQL: a PostgreSQL store
@@ -42,6 +43,13 @@ export interface Store {
   keepText(text: string): Promise<string>;
   /** Problems found by the database's own consistency check; empty when healthy. */
   integrityCheck(): Promise<string[]>;
+  /**
+   * Every row of every table (see workspace-dump.ts), table by table from one snapshot, each passed
+   * to `sink`, large values as their text; returns how many. For moving a workspace to another store.
+   */
+  exportRows(sink: (row: DumpRow) => void): Promise<number>;
+  /** Writes rows another store exported at `schemaVersion` into this one, which must hold none: all or nothing. */
+  importRows(rows: readonly DumpRow[], schemaVersion: number): Promise<number>;
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
 }

@@ -19,9 +19,11 @@ import { PgSelectionRepo } from './repos/selection-repo';
 import { PgUserRepo } from './repos/user-repo';
 import type { PgSession } from './session';
 
+const sessions = new WeakMap<StoreTx, PgSession>();
+
 /** The repositories of one transaction, all on its connection. */
 export function pgTx(s: PgSession): StoreTx {
-  return {
+  const tx: StoreTx = {
     resources: new PgResourceRepo(s),
     revisions: new PgRevisionRepo(s),
     candidates: new PgCandidateRepo(s),
@@ -41,4 +43,13 @@ export function pgTx(s: PgSession): StoreTx {
     publications: new PgPublicationRepo(s),
     runs: new PgRunRepo(s),
   };
+  sessions.set(tx, s);
+  return tx;
+}
+
+/** The connection a transaction's repositories use, for the store's own statements (an import). */
+export function sessionOf(tx: StoreTx): PgSession {
+  const s = sessions.get(tx);
+  if (!s) throw new Error('not a PostgreSQL transaction');
+  return s;
 }

@@ -2,10 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 import { CoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
 import type { Store, StoreTx } from '../store';
+import { versionError, type DumpRow } from '../workspace-dump';
 import { groupCommitSettings, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
 import { currentPgVersion, migratePostgres } from './migrations';
 import { isConnectionError, toPgStoreError } from './pg-errors';
-import { pgTx } from './pg-tx';
+import { pgTx, sessionOf } from './pg-tx';
+import { insertPgRows, pgRows } from './pg-dump';
 import { createPool, redactUrl, type PoolSettings } from './pool';
 import { PgSession } from './session';
 import { WRITE_LOCK } from './write-lock';
@@ -117,6 +119,16 @@ export class PostgresStore implements Store {
       if (log && log.n !== log.last) problems.push(`the event log holds ${log.n} events numbered up to ${log.last}`);
       return problems;
     });
+  }
+
+  exportRows(sink: (row: DumpRow) => void): Promise<number> {
+    return this.snapshot((s) => pgRows(s, sink));
+  }
+
+  async importRows(rows: readonly DumpRow[], schemaVersion: number): Promise<number> {
+    const current = await this.schemaVersion();
+    if (current !== schemaVersion) throw versionError(schemaVersion, current);
+    return this.transaction((tx) => insertPgRows(sessionOf(tx), rows));
   }
 
   async schemaVersion(): Promise<number> {

@@ -4,8 +4,10 @@ import { CoworkError, isCoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
 import { LargeValues } from '../large-values';
 import type { Store, StoreTx } from '../store';
-import { groupCommitSettings, WriteQueue, type Outcome, type QueuedWrite } from '../write-queue';
+import { groupCommitSettings, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
+import { versionError, type DumpRow } from '../workspace-dump';
 import { currentVersion, migrate } from './migrations';
+import { insertSqliteRows, keepLargeTexts, sqliteRows } from './sqlite-dump';
 import { SqliteCandidateRepo } from './repos/candidate-repo';
 import { SqliteCompactionRepo } from './repos/compaction-repo';
 import { SqliteConversationRepo } from './repos/conversation-repo';
@@ -161,6 +163,17 @@ export class SqliteStore implements Store {
       const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
       return rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
     });
+  }
+
+  exportRows(sink: (row: DumpRow) => void): Promise<number> {
+    return this.read(async () => sqliteRows(this.db, this.values, sink));
+  }
+
+  async importRows(rows: readonly DumpRow[], schemaVersion: number): Promise<number> {
+    const current = await this.schemaVersion();
+    if (current !== schemaVersion) throw versionError(schemaVersion, current);
+    const kept = await keepLargeTexts(rows, this.values);
+    return this.transaction(async () => insertSqliteRows(this.db, kept));
   }
 
   async schemaVersion(): Promise<number> {
