@@ -20,6 +20,7 @@ import { skillCatalog } from './skills';
 import { subagentTools } from './subagent-tools';
 import type { ToolHostApi } from '../plugins/types';
 import type { ApprovalGateDeps } from './approval-gate';
+import { RunningTokenTotals } from './token-totals';
 
 const DEFAULT_SUBAGENT_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_BACKGROUND_CHARS = 4000;
@@ -167,6 +168,7 @@ export class Delegation {
       const kinds = this.deps.host.registry.plugins().find((p) => p.name === t.plugin)?.kinds.map((k) => k.name) ?? [];
       return grants.coversTool(t.tool.name, t.tool.permissions, kinds);
     });
+    const tokens = new RunningTokenTotals(taskId, agentId);
     const tools: AgentTool[] = [
       ...subagentTools({ taskId, agentId, inbox: this.deps.inbox, workspaceDir: this.deps.host.workspaceDir, peers: () => this.deps.taskAssignments(taskId).map((a) => a.agentId).filter((id) => id !== agentId) }),
       ...resourceTools(toolHost.resources, operator, grants, new LastSeen(this.deps.host.store, this.deps.now)),
@@ -201,10 +203,7 @@ export class Delegation {
       memory: () => null,
       projection: async () => null,
       maxTokens: assignment.maxTokens ?? this.deps.options.subagentMaxTokens,
-      usedTokens: async () => {
-        const totals = await this.deps.host.store.read((tx) => tx.modelCalls.totals(taskId, agentId));
-        return totals.inputTokens + totals.outputTokens;
-      },
+      usedTokens: async () => (await tokens.read(this.deps.host.store)).total,
       maxOutputTokens: this.deps.options.maxOutputTokens,
       signal,
       now: this.deps.now,
@@ -247,6 +246,17 @@ export class Delegation {
   /** Waits for every subagent this runtime started (the runtime aborts them first when it closes). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.subagents.values()].map((s) => s.promise));
+  }
+
+  /** Waits for the subagents of one task that run in this runtime. */
+  async taskSettled(taskId: string): Promise<void> {
+    const running = this.deps.taskAssignments(taskId).map((a) => this.subagents.get(a.id)?.promise);
+    await Promise.allSettled(running);
+  }
+
+  /** Stops a task's subagents running here without recording anything: they resume where their log ends. */
+  cancelRunning(taskId: string): void {
+    for (const assignment of this.openAssignments(taskId)) this.subagents.get(assignment.id)?.controller.abort('closing'); // as when the host stops: nothing recorded
   }
 
   /** Stops the open subagents of a task (its cancellation). */

@@ -25,6 +25,9 @@ import type { ToolHostApi } from '../plugins/types';
 import { taskRunsApi } from './task-runs-api';
 import type { RuntimeEvent, RuntimeOptions, SubagentResult, TaskRunResult } from './runtime-types';
 import { ensureTaskFolders, taskPaths } from './task-files';
+import { taskLeaseKey, taskLeaseLostError } from './task-lease';
+import { taskLeasedError } from '../store/leases/lease-errors';
+import { RunningTokenTotals } from './token-totals';
 
 export type { RuntimeEvent, RuntimeOptions, SubagentResult, TaskRunResult };
 
@@ -43,6 +46,7 @@ export class AgentRuntime {
   private readonly delegation: Delegation;
   /** Tasks whose Main loop runs in this process: a second `runTask` joins the first. */
   private readonly runs = new Map<string, { promise: Promise<TaskRunResult>; controller: AbortController }>();
+  private readonly runningTotals = new Map<string, RunningTokenTotals>();
   private readonly stopMonitorEvents: () => void;
 
   constructor(private readonly options: RuntimeOptions) {
@@ -100,7 +104,8 @@ export class AgentRuntime {
   /**
    * Runs Main until the task finishes, waits for the person, or is aborted. Safe to call again
    * after a crash: subagents that were running are resumed, results already in the Inbox are not
-   * asked for again, and Main's half-finished turn is completed from its log.
+   * asked for again, and Main's half-finished turn is completed from its log. Runs only while this
+   * host holds the task's lease: `task_leased` when another live host process runs it.
    */
   runTask(taskId: string, signal?: AbortSignal): Promise<TaskRunResult> {
     const existing = this.runs.get(taskId);
@@ -109,7 +114,7 @@ export class AgentRuntime {
     const abort = (): void => controller.abort();
     this.closing.signal.addEventListener('abort', abort, { once: true });
     signal?.addEventListener('abort', abort, { once: true });
-    const promise = this.runMain(taskId, controller.signal).finally(() => {
+    const promise = this.leasedRun(taskId, controller).finally(() => {
       this.runs.delete(taskId);
       this.closing.signal.removeEventListener('abort', abort);
       signal?.removeEventListener('abort', abort);
@@ -152,6 +157,28 @@ export class AgentRuntime {
     for (const monitor of await this.host.monitors.list({ taskId, status: 'active' })) await this.host.monitors.cancel(monitor.id);
     await this.host.coordinator.record({ type: 'task.finished', data: { taskId, outcome: 'cancelled', summary: 'cancelled by a person' } });
     this.emit({ type: 'task_state', taskId, status: 'cancelled' });
+  }
+
+  /**
+   * Main's run under the task's lease, so that no two hosts run one task. A lease lost meanwhile
+   * (another host took it after this one could not renew it) stops the run with `task_leased`.
+   * The lease is kept until the task's subagents in this process have stopped too.
+   */
+  private async leasedRun(taskId: string, controller: AbortController): Promise<TaskRunResult> {
+    let lost: CoworkError | undefined;
+    const taken = await this.host.leases.hold(taskLeaseKey(taskId), () => {
+      lost = taskLeaseLostError(taskId);
+      controller.abort(lost);
+      this.delegation.cancelRunning(taskId);
+    });
+    if ('other' in taken) throw taskLeasedError(taskId, taken.other);
+    try {
+      const result = await this.runMain(taskId, controller.signal);
+      if (lost) throw lost;
+      return result;
+    } finally {
+      void this.delegation.taskSettled(taskId).then(() => taken.held.release());
+    }
   }
 
   private async runMain(taskId: string, signal: AbortSignal): Promise<TaskRunResult> {
@@ -251,6 +278,7 @@ export class AgentRuntime {
       ...this.host.registry.tools().map((t) => pluginAgentTool(t, operator, this.toolHost(taskId, MAIN, 'all'), this.approvalGate())),
     ];
     const maxTokens = this.requireTask(taskId).maxTokens ?? this.options.taskMaxTokens;
+    const tokens = this.tokenTotals(taskId);
     return new AgentLoop({
       store: this.host.store,
       inbox: this.inbox,
@@ -263,10 +291,7 @@ export class AgentRuntime {
       memory: () => readMemory(paths),
       projection: () => this.projection(taskId),
       maxTokens,
-      usedTokens: async () => {
-        const totals = await this.host.store.read((tx) => tx.modelCalls.totals(taskId));
-        return totals.inputTokens + totals.outputTokens;
-      },
+      usedTokens: async () => (await tokens.read(this.host.store)).total,
       maxOutputTokens: this.options.maxOutputTokens,
       signal,
       now: this.now,
@@ -280,15 +305,22 @@ export class AgentRuntime {
     });
   }
 
+  /** One running total per task, shared by its budget check and its projection. */
+  private tokenTotals(taskId: string): RunningTokenTotals {
+    let totals = this.runningTotals.get(taskId);
+    if (!totals) this.runningTotals.set(taskId, (totals = new RunningTokenTotals(taskId)));
+    return totals;
+  }
+
   private async projection(taskId: string): Promise<string> {
     const assignments = this.taskAssignments(taskId);
     const lines = assignments.map((a) => `- ${a.agentId} (${a.id}, ${a.mode}): ${a.status}${a.lastUpdate ? ` — ${a.lastUpdate}` : ''}`);
     const blockers = await this.gate(taskId);
-    const totals = await this.host.store.read((tx) => tx.modelCalls.totals(taskId));
+    const totals = await this.tokenTotals(taskId).read(this.host.store);
     // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
     const digest = await runsDigest(this.host, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
     return [
-      `Task ${taskId}. Tokens used so far: ${totals.inputTokens + totals.outputTokens}.`,
+      `Task ${taskId}. Tokens used so far: ${totals.total}.`,
       assignments.length > 0 ? `Subagents:\n${lines.join('\n')}` : 'No subagents yet.',
       blockers.length > 0 ? `Open before finish: ${blockers.map((b) => `${b.kind} ${b.id}`).join(', ')}` : 'Nothing open: finish is allowed.',
       ...(digest ? [digest] : []),

@@ -89,6 +89,10 @@ export interface CompactionRepo {
 
 export interface ModelCallRepo {
   insert(record: ModelCallRecord): Promise<void>;
-  /** Token totals of a task, or of one agent in it. */
-  totals(taskId: string, agentId?: string): Promise<{ calls: number; inputTokens: number; outputTokens: number }>;
+  /**
+   * Token totals of a task, or of one agent in it; with `afterId`, of the calls recorded after that
+   * one only. `lastId` is the newest call counted (`afterId` when none), so a running total adds
+   * only what is new instead of summing a log that grows every turn.
+   */
+  totals(taskId: string, agentId?: string, afterId?: number): Promise<{ calls: number; inputTokens: number; outputTokens: number; lastId: number }>;
 }

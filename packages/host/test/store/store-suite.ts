@@ -267,9 +267,17 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
         await tx.modelCalls.insert(call('main', 100));
         await tx.modelCalls.insert(call('sub', 5_000_000_000));
       });
-      expect(await store.read((tx) => tx.modelCalls.totals('t'))).toEqual({ calls: 2, inputTokens: 5_000_000_100, outputTokens: 20 });
-      expect(await store.read((tx) => tx.modelCalls.totals('t', 'main'))).toEqual({ calls: 1, inputTokens: 100, outputTokens: 10 });
-      expect(await store.read((tx) => tx.modelCalls.totals('none'))).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0 });
+      const all = await store.read((tx) => tx.modelCalls.totals('t'));
+      expect(all).toEqual({ calls: 2, inputTokens: 5_000_000_100, outputTokens: 20, lastId: expect.any(Number) });
+      expect(await store.read((tx) => tx.modelCalls.totals('t', 'main'))).toMatchObject({ calls: 1, inputTokens: 100, outputTokens: 10 });
+      expect(await store.read((tx) => tx.modelCalls.totals('none'))).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, lastId: 0 });
+      // After the newest call: nothing more until another is recorded, then only that one.
+      expect(await store.read((tx) => tx.modelCalls.totals('t', undefined, all.lastId))).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, lastId: all.lastId });
+      await store.transaction((tx) => tx.modelCalls.insert(call('main', 7)));
+      const added = await store.read((tx) => tx.modelCalls.totals('t', undefined, all.lastId));
+      expect(added).toEqual({ calls: 1, inputTokens: 7, outputTokens: 10, lastId: expect.any(Number) });
+      expect(added.lastId).toBeGreaterThan(all.lastId);
+      expect(await store.read((tx) => tx.modelCalls.totals('t', 'sub', all.lastId))).toMatchObject({ calls: 0, inputTokens: 0 });
     });
 
     it('jobs and monitors: compare-and-set of their state, listed oldest first', async () => {

@@ -4,11 +4,12 @@ import { insertSql } from '../../rows/table';
 import type { PgSession } from '../session';
 import { pgPlaceholder } from './placeholders';
 
-type Totals = { calls: number; inputTokens: number; outputTokens: number };
+type Totals = { calls: number; inputTokens: number; outputTokens: number; lastId: number };
 
 const INSERT = insertSql('model_calls', MODEL_CALL_COLUMNS, pgPlaceholder);
 // SUM of bigint is numeric (read as a string): cast back to bigint, read as a number.
-const TOTALS = 'SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(output_tokens), 0)::bigint AS "outputTokens" FROM model_calls';
+const TOTALS =
+  'SELECT COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(output_tokens), 0)::bigint AS "outputTokens", COALESCE(MAX(id), $1)::bigint AS "lastId" FROM model_calls';
 
 export class PgModelCallRepo implements ModelCallRepo {
   constructor(private readonly s: PgSession) {}
@@ -17,10 +18,11 @@ export class PgModelCallRepo implements ModelCallRepo {
     await this.s.changes(INSERT, modelCallValues(r));
   }
 
-  async totals(taskId: string, agentId?: string): Promise<Totals> {
-    const row = agentId === undefined
-      ? await this.s.first<Totals>(`${TOTALS} WHERE task_id = $1`, [taskId])
-      : await this.s.first<Totals>(`${TOTALS} WHERE task_id = $1 AND agent_id = $2`, [taskId, agentId]);
+  async totals(taskId: string, agentId?: string, afterId = 0): Promise<Totals> {
+    const row =
+      agentId === undefined
+        ? await this.s.first<Totals>(`${TOTALS} WHERE task_id = $2 AND id > $1`, [afterId, taskId])
+        : await this.s.first<Totals>(`${TOTALS} WHERE task_id = $2 AND agent_id = $3 AND id > $1`, [afterId, taskId, agentId]);
     return row!;
   }
 }
