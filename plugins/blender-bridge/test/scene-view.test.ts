@@ -4,30 +4,22 @@
 // page uses it (the value put at the field's `field`, committed on the revision shown), changes
 // what Blender reports; a value the kind refuses (a location of two numbers, a colour above 1, an
 // empty material name) is answered with the problem, and nothing is written.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isCoworkError } from '@cowork/host';
-import { Host } from '@cowork/host/embed';
+import { controlLabels, openTempHost, useControl, type TempHost } from '@cowork/host/testkit';
 import { closeHostAndStopBlender, plugin } from '../src';
 import type { Scene } from '../src/content';
-import { controlLabels, useControl } from './view-controls';
 
 describe('blender.scene view', () => {
-  let dir: string;
-  let host: Host;
+  let host: TempHost;
   let id: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cowork-blender-view-'));
-    host = await Host.open({ workspaceDir: dir, plugins: [plugin], externalPollMs: 0 });
+    // Blender outlives a host on purpose: disposing stops it before the workspace is removed.
+    host = await openTempHost({ plugins: [plugin], externalPollMs: 0, prefix: 'cowork-blender-view-', closeHost: closeHostAndStopBlender });
     id = (await host.resources.create({ kind: 'blender.scene', operator: 'human:ann' })).id;
   });
 
-  afterAll(async () => {
-    if (host) await closeHostAndStopBlender(host);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => host?.dispose());
 
   const scene = async (): Promise<Scene> => (await host.resources.get(id)).content as Scene;
 

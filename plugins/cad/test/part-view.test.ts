@@ -6,10 +6,9 @@
 // next view shows the new model and measures; a value the kind refuses (a zero width, a fillet too
 // large for its edges, a point of two numbers) is answered with the reason, and nothing is written.
 import { isCoworkError, type ViewBlock } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { controlLabels, leaves, openTempHost, useControl, type TempHost } from '@cowork/host/testkit';
 import { plugin, type Part } from '../src';
 import { bracket } from './parts';
-import { controlLabels, leaves, useControl } from './view-controls';
 
 let host: TempHost;
 

@@ -4,11 +4,10 @@
 // a real host (styles of the text that stayed are kept); a value the kind refuses (an empty heading,
 // a heading level of 4) is answered with the reason, and nothing is written.
 import { isCoworkError } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { controlLabels, fieldKeys, openTempHost, useControl, type TempHost } from '@cowork/host/testkit';
 import { plugin, type DocumentContent } from '../src';
 import { plainText } from '../src/shared/runs';
 import { sampleDocument } from './document-fixtures';
-import { controlLabels, useControl } from './view-controls';
 
 describe('office.document view', () => {
   let host: TempHost;
@@ -36,11 +35,14 @@ describe('office.document view', () => {
       ['Block 4: table 3x2 with header: "Region | Sales"', { blockId: 'figures' }],
       ['Block 5: paragraph "Next steps follow."', { blockId: 'closing' }],
     ]);
-    expect(groups[1]!.blocks[0]).toEqual({ type: 'field', label: 'Block 2 paragraph', value: 'Sales rose sharply in spring.', op: { type: 'set_text', blockId: 'summary' }, field: 'text', input: 'textarea' });
+    expect(groups[1]!.blocks[0]).toEqual({ type: 'field', label: 'Block 2 paragraph', key: 'block summary paragraph', value: 'Sales rose sharply in spring.', op: { type: 'set_text', blockId: 'summary' }, field: 'text', input: 'textarea' });
     expect(groups[3]!.blocks[0]).toEqual({ type: 'table', header: ['Region', 'Sales'], rows: [['Europe', '120'], ['Asia', '95']] });
     expect(blocks[blocks.length - 1]).toEqual({ type: 'image', url: `/api/resources/${id}/export/png?revision=0`, alt: expect.any(String) });
     const labels = controlLabels(blocks);
     expect(new Set(labels).size).toBe(labels.length);
+    // The heading's text and level, and each paragraph, each by its own key.
+    const keys = fieldKeys(blocks);
+    expect([keys.length, new Set(keys).size]).toEqual([4, 4]);
     expect(labels).toEqual(expect.arrayContaining(['Document title', 'Block 1 heading', 'Block 1 heading level', 'Add heading', 'New heading text', 'Add paragraph', 'Move block 5 up', 'Delete block 3']));
     expect(labels).not.toContain('Move block 1 up');
     expect(labels).not.toContain('Move block 5 down');

@@ -4,10 +4,9 @@
 // its part of the deck through a real host; a value the kind's checks refuse (an empty title,
 // bullets nested too deep) is answered with `invalid_op` saying what to do, and nothing is written.
 import { isCoworkError } from '@cowork/host';
-import { openTempHost, type TempHost } from '@cowork/host/testkit';
+import { controlLabels, fieldKeys, openTempHost, useControl, type TempHost } from '@cowork/host/testkit';
 import { plugin, type Presentation } from '../src';
 import { deck } from './deck';
-import { controlLabels, useControl } from './view-controls';
 
 describe('office.presentation view', () => {
   let host: TempHost;
@@ -32,15 +31,18 @@ describe('office.presentation view', () => {
     ]);
     expect(groups[1]!.blocks).toEqual([
       { type: 'image', url: `/api/resources/${id}/export/slide-2?revision=0`, alt: 'Slide 2 as rendered' },
-      { type: 'field', label: 'Slide 2 title', value: 'The numbers', op: { type: 'edit_title', slideId: 'numbers' }, field: 'title', input: 'text' },
-      { type: 'field', label: 'Slide 2 bullets', value: ['Revenue up', '  in Europe'], op: { type: 'set_bullet_lines', slideId: 'numbers' }, field: 'lines', input: 'lines' },
-      { type: 'field', label: 'Slide 2 notes', value: '', op: { type: 'set_notes', slideId: 'numbers' }, field: 'notes', input: 'textarea' },
+      { type: 'field', label: 'Slide 2 title', key: 'slide numbers title', value: 'The numbers', op: { type: 'edit_title', slideId: 'numbers' }, field: 'title', input: 'text' },
+      { type: 'field', label: 'Slide 2 bullets', key: 'slide numbers bullets', value: ['Revenue up', '  in Europe'], op: { type: 'set_bullet_lines', slideId: 'numbers' }, field: 'lines', input: 'lines' },
+      { type: 'field', label: 'Slide 2 notes', key: 'slide numbers notes', value: '', op: { type: 'set_notes', slideId: 'numbers' }, field: 'notes', input: 'textarea' },
       { type: 'action', label: 'Move slide 2 up', op: { type: 'move_slide', slideId: 'numbers', to: 0 } },
       { type: 'action', label: 'Move slide 2 down', op: { type: 'move_slide', slideId: 'numbers', to: 2 } },
       { type: 'action', label: 'Delete slide 2', op: { type: 'delete_slide', slideId: 'numbers' } },
     ]);
     const labels = controlLabels(view.blocks ?? []);
     expect(new Set(labels).size).toBe(labels.length);
+    // The title, bullets and notes of each slide, each by its own key.
+    const keys = fieldKeys(view.blocks ?? []);
+    expect([keys.length, new Set(keys).size]).toEqual([9, 9]);
     expect(labels).toEqual(expect.arrayContaining(['Deck title', 'Add slide', 'New slide title', 'Move slide 1 down', 'Move slide 3 up']));
     expect(labels).not.toContain('Move slide 1 up');
   });

@@ -26,11 +26,16 @@ export type ViewBlock =
    * the value put at `op[field]`, on the revision shown. `input` says how the value is typed and
    * what the op receives: `text` and `textarea` a string, `number` a number (within `min`/`max`),
    * `lines` an array of strings (one per line), `numbers` an array of numbers (typed comma-separated).
-   * `label` names the control for screen readers and must be unique within the view.
+   * `label` names the control for screen readers and must be unique within the view. `key`, when
+   * given, names the value the field edits for good (the item's id and what of it: `slide s3 title`),
+   * unique within the view: the page keeps a person's unsaved edit by it, so the edit stays with its
+   * item when items before it come or go and labels that follow position ("Slide 2 title") move.
+   * Without it the edit is kept by label.
    */
   | {
       readonly type: 'field';
       readonly label: string;
+      readonly key?: string;
       readonly value: FieldValue;
       readonly op: { readonly [key: string]: Json };
       readonly field: string;
@@ -79,7 +84,17 @@ const FIELD_VALUE = {
 const INTERACTIVE_BLOCK_SCHEMAS = [
   opShape(
     'field',
-    { label: { type: 'string', minLength: 1 }, value: FIELD_VALUE, op: { type: 'object' }, field: OP_FIELD, input: FIELD_INPUT, min: { type: 'number' }, max: { type: 'number' }, unit: { type: 'string' } },
+    {
+      label: { type: 'string', minLength: 1 },
+      key: { type: 'string', minLength: 1, maxLength: 200 },
+      value: FIELD_VALUE,
+      op: { type: 'object' },
+      field: OP_FIELD,
+      input: FIELD_INPUT,
+      min: { type: 'number' },
+      max: { type: 'number' },
+      unit: { type: 'string' },
+    },
     ['label', 'value', 'op', 'field'],
   ),
   opShape(

@@ -4,6 +4,7 @@ import { schemaProblems } from '../util/json-schema';
 import type { Json } from '../store/records';
 import type { ResourceReader } from '../plugins/types';
 import { serialiseChecked } from './input-checks';
+import { opSchemaFailure } from './op-schema-failure';
 
 /**
  * The kind's side of a commit: op validation (schema, then the kind's own checks) and op
@@ -21,10 +22,8 @@ export function validateOp(registered: RegisteredKind, op: unknown, maxBytes: nu
   const text = serialiseChecked(op, maxBytes, 'op');
   const { kind, plugin } = registered;
   if (!registered.validateOpShape(op)) {
-    throw new CoworkError('invalid_op', `the op does not match the ${kind.name} op schema`, {
-      kind: kind.name,
-      problems: schemaProblems(registered.validateOpShape),
-    });
+    const { message, problems } = opSchemaFailure(kind.name, kind.opSchema, op, registered.validateOpShape);
+    throw new CoworkError('invalid_op', message, { kind: kind.name, problems });
   }
   const problems = kind.validateOp ? callPlugin(plugin, 'validateOp', () => kind.validateOp!(op as Json)) : [];
   if (problems.length > 0) {

@@ -12,7 +12,8 @@ export {
   type StatusStep,
 } from './scripted-model-server';
 export { LiveTestClient, type LiveMessage } from './live-client';
-export { openTempHost, tempDir, type TempHost } from './temp-host';
+export { openTempHost, tempDir, type TempHost, type TempHostOptions } from './temp-host';
+export { controlLabels, fieldKeys, leaves, useControl } from './view-controls';
 export { fuzzRoutes, type FuzzAnswer, type FuzzFailure, type RouteFuzzOptions, type RouteFuzzReport } from './route-fuzz';
 export { forgeZip, zeroBomb, type ForgedEntry } from './forge-zip';
 export { seededRandom } from '../util/random'; // also in the plugin API

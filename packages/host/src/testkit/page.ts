@@ -7,9 +7,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { HostOptions } from '../host';
 import { createServer, type CoworkServer, type ServerOptions } from '../server/create-server';
-import { openTempHost, type TempHost } from './temp-host';
+import { openTempHost, type TempHost, type TempHostOptions } from './temp-host';
+
+// The test runner's globals (jest, vitest): `usePageServer` declares hooks with them, it does not import one.
+declare const beforeAll: (hook: () => Promise<void>, timeoutMs?: number) => void;
+declare const afterAll: (hook: () => Promise<void>, timeoutMs?: number) => void;
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** The token `startPageServer` serves with and `openSignedIn` signs in with, unless told otherwise. */
@@ -58,9 +61,9 @@ export interface PageServer {
  * A listening server with the page over a fresh temporary host:
  * `const server = await startPageServer({ plugins: [plugin] })`, then `await server.dispose()`.
  */
-export async function startPageServer(
-  options: Partial<HostOptions> & { readonly server?: Partial<Omit<ServerOptions, 'host'>>; readonly token?: string } = {},
-): Promise<PageServer> {
+export type PageServerOptions = TempHostOptions & { readonly server?: Partial<Omit<ServerOptions, 'host'>>; readonly token?: string };
+
+export async function startPageServer(options: PageServerOptions = {}): Promise<PageServer> {
   const { server: serverOptions = {}, token = PAGE_TOKEN, ...hostOptions } = options;
   const host = await openTempHost(hostOptions);
   const errors: unknown[] = [];
@@ -90,6 +93,57 @@ export async function startPageServer(
     async dispose() {
       await server.close();
       await host.dispose();
+    },
+  };
+}
+
+export interface PageSuite {
+  readonly browser: PageBrowser;
+  readonly server: PageServer;
+  /**
+   * A new tab signed in to the server's page through its form (`openSignedIn` with its URL and
+   * token); with `resourceId`, that resource then opened from the list, as a person opens it.
+   */
+  signIn(resourceId?: string): Promise<SignedInPage>;
+}
+
+/**
+ * Chromium and a page server (`startPageServer(options)`) for one test file, started before its
+ * tests and stopped after them: `const t = usePageServer({ plugins: [plugin] })` at the top, then
+ * `t.server`, `t.browser` and `await t.signIn()` inside tests (set once the hooks have run, so read
+ * them there rather than destructuring `t`).
+ */
+export function usePageServer(options: PageServerOptions = {}): PageSuite {
+  let browser: PageBrowser | undefined;
+  let server: PageServer | undefined;
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not started: use it inside a test, after usePageServer's beforeAll`);
+    return value;
+  };
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startPageServer(options);
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      return started(browser, 'Chromium');
+    },
+    get server() {
+      return started(server, 'The page server');
+    },
+    async signIn(resourceId) {
+      const { baseUrl, token } = started(server, 'The page server');
+      const signedIn = await openSignedIn(started(browser, 'Chromium').context, baseUrl, undefined, token);
+      if (resourceId !== undefined) {
+        await signedIn.page.click(`button[data-resource-id="${resourceId}"]`);
+        // A fresh tab shows no other resource: its editor, view or JSON or text, is this one's.
+        await signedIn.page.locator('#editor-view, #editor-json, #editor-text').first().waitFor();
+      }
+      return signedIn;
     },
   };
 }
@@ -216,17 +270,44 @@ export const STANDARD_VIEWPORTS: readonly { readonly width: number; readonly hei
 ];
 
 /**
- * At each size: a screenshot `<dir>/<name>-<W>x<H>.png`, then `layoutProblems` and `axeViolations`,
- * each prefixed with the size. Empty is good. Leaves the page at the last size.
+ * At each size: `check` (if given: what it returns counts as problems too), a screenshot
+ * `<dir>/<name>-<W>x<H>.png`, then `layoutProblems` and `axeViolations`, each prefixed with the
+ * size. Empty is good. Leaves the page at the last size.
  */
-export async function problemsAtSizes(page: Page, name: string, dir: string, viewports = STANDARD_VIEWPORTS): Promise<string[]> {
+export async function problemsAtSizes(page: Page, name: string, dir: string, viewports = STANDARD_VIEWPORTS, check?: (page: Page) => Promise<string[]>): Promise<string[]> {
   const problems: string[] = [];
   for (const { width, height } of viewports) {
     await page.setViewportSize({ width, height });
+    const found = check ? await check(page) : [];
     await screenshot(page, `${name}-${width}x${height}`, dir);
-    for (const problem of [...(await layoutProblems(page)), ...(await axeViolations(page))]) problems.push(`${width}x${height}: ${problem}`);
+    for (const problem of [...found, ...(await layoutProblems(page)), ...(await axeViolations(page))]) problems.push(`${width}x${height}: ${problem}`);
   }
   return problems;
+}
+
+/** Where plugins' editor screenshots go by default: the temp folder, out of the repo and its build outputs. */
+export const EDITOR_SHOTS = join(tmpdir(), 'cowork-editor-shots');
+
+/**
+ * Judges a kind's editor (the open resource's view) as a person sees it, at 1280x800 and 390x844:
+ * every picture in it loaded (`brokenPictures`), a screenshot `<dir>/<name>-<W>x<H>.png`, no text
+ * cut off or overlapping (`layoutProblems`) and no serious or critical axe violations. Returns the
+ * problems, each prefixed with the size; empty is good.
+ */
+export function judgeEditor(page: Page, name: string, dir: string = EDITOR_SHOTS): Promise<string[]> {
+  return problemsAtSizes(page, name, dir, STANDARD_VIEWPORTS, brokenPictures);
+}
+
+/**
+ * Pictures in the editor (`#editor-view img`) that failed to load or took over `timeoutMs` (slide
+ * pictures come from LibreOffice, which can take a while). Each is scrolled to first: they load lazily.
+ */
+export async function brokenPictures(page: Page, timeoutMs = 60_000): Promise<string[]> {
+  for (const img of await page.locator('#editor-view img').all()) await img.scrollIntoViewIfNeeded();
+  // A string run as the page's own code (its CSP allows no eval, which waitForFunction needs).
+  const widths = (await page.evaluate(`Promise.all([...document.querySelectorAll('#editor-view img')].map((img) => img.complete ? [img.naturalWidth, img.alt]
+    : new Promise((done) => { img.addEventListener('load', () => done([img.naturalWidth, img.alt])); img.addEventListener('error', () => done([0, img.alt])); setTimeout(() => done([0, img.alt]), ${timeoutMs}); })))`)) as [number, string][];
+  return widths.flatMap(([width, alt], i) => (width > 0 ? [] : [`picture ${i + 1} ("${alt}") did not load`]));
 }
 
 /**

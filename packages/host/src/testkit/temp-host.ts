@@ -13,12 +13,22 @@ export function tempDir(prefix = 'cowork-test-'): { path: string; cleanup: () =>
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 10 }) };
 }
 
+export interface TempHostOptions extends Partial<HostOptions> {
+  /** The temporary folder's name starts with this. */
+  readonly prefix?: string;
+  /**
+   * How `dispose` closes the host before removing the workspace (default `host.close()`): a plugin
+   * whose processes outlive a host on purpose (Blender) stops them here.
+   */
+  readonly closeHost?: (host: Host) => Promise<void>;
+}
+
 /**
  * Opens a host over a fresh workspace, for tests and benchmarks of plugins:
  * `const host = await openTempHost({ plugins: [plugin] })`, then `await host.dispose()`.
  */
-export async function openTempHost(options: Partial<HostOptions> & { prefix?: string } = {}): Promise<TempHost> {
-  const { prefix, ...hostOptions } = options;
+export async function openTempHost(options: TempHostOptions = {}): Promise<TempHost> {
+  const { prefix, closeHost = (h: Host) => h.close(), ...hostOptions } = options;
   const dir = tempDir(prefix);
   let host: Host;
   try {
@@ -30,7 +40,7 @@ export async function openTempHost(options: Partial<HostOptions> & { prefix?: st
   return Object.assign(host, {
     dir: dir.path,
     dispose: async () => {
-      await host.close();
+      await closeHost(host);
       dir.cleanup();
     },
   });

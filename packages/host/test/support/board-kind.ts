@@ -101,7 +101,8 @@ export const boardKind = defineKind<Board, BoardOp>({
         title: `Card ${i + 1}: ${card.title}`,
         selection: { card: card.id },
         blocks: [
-          { type: 'field', label: `Card ${i + 1} title`, value: card.title, op: { type: 'set_card', id: card.id }, field: 'title' },
+          // The title keyed by the card's id (its edit follows the card); the points by label, which follows position.
+          { type: 'field', label: `Card ${i + 1} title`, key: `card ${card.id} title`, value: card.title, op: { type: 'set_card', id: card.id }, field: 'title' },
           { type: 'field', label: `Card ${i + 1} points`, value: card.points, input: 'lines', op: { type: 'set_card', id: card.id }, field: 'points' },
           { type: 'action', label: `Remove card ${i + 1}`, op: { type: 'remove_card', id: card.id } },
         ],

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import * as kit from '../../src/testkit/page';
 import { TOKEN } from '../server/harness';
 
-export { axeViolations, CHROMIUM, launchChromium, layoutProblems, type PageBrowser as TestBrowser } from '../../src/testkit/page';
+export { axeViolations, CHROMIUM, launchChromium, layoutProblems, usePageServer, type PageBrowser as TestBrowser } from '../../src/testkit/page';
 
 /** Screenshots of the page at key steps; ignored by git, kept after the run for a person to look at. */
 export const ARTIFACTS = join(__dirname, 'artifacts');
@@ -21,18 +21,4 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function textareaContains(page: Page, selector: string, parts: string[]): Promise<void> {
   const test = parts.map((p) => `v.includes(${JSON.stringify(p)})`).join(' && ');
   await page.waitForFunction(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); const v = el ? el.value : ''; return ${test}; })()`);
-}
-
-/** Chromium and a page server over a temp host with `options` (its plugins) for one test file, stopped after it. */
-export function usePageServer(options: Parameters<typeof kit.startPageServer>[0]): { readonly browser: kit.PageBrowser; readonly server: kit.PageServer } {
-  const suite = {} as { browser: kit.PageBrowser; server: kit.PageServer };
-  beforeAll(async () => {
-    suite.browser = await kit.launchChromium();
-    suite.server = await kit.startPageServer(options);
-  });
-  afterAll(async () => {
-    await suite.server?.dispose();
-    await suite.browser?.close();
-  });
-  return suite;
 }

@@ -5,7 +5,8 @@
  * inputs commits its op with them; a save that meets someone else's change to the same value keeps
  * the person's value and tells them, overwriting nothing; a number out of range is refused in the
  * page and a value the kind refuses gets the host's error, and neither moves the revision;
- * choosing a group saves the person's selection, which an agent's view then has.
+ * choosing a group saves the person's selection, which an agent's view then has. An unsaved value
+ * of a field with a `key` stays with its item (and keeps the focus) when the labels move.
  */
 import type { Page } from 'playwright-core';
 import { openSignedIn, problemsAtSizes, screenshot } from '../../src/testkit/page';
@@ -74,6 +75,23 @@ it('commits an action with its inputs, and each card becomes a group with its ow
     await page.locator('section.group').waitFor({ state: 'detached' });
     expect((await board(id)).cards).toEqual([]);
     expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+it('keeps an unsaved value with its item by the field\'s key when an agent removes the item before it and the labels move', async () => {
+  const { id, page, problems } = await openBoard({ cards: [{ id: 'c1', title: 'Kickoff', points: [] }, { id: 'c2', title: 'Retro', points: [] }] });
+  try {
+    await field(page, 'Card 2 title').fill('Retro, by ann');
+    await agentCommit(id, { type: 'remove_card', id: 'c1' });
+    await page.locator('section.group[data-group="Card 1: Retro"]').waitFor();
+    expect(await field(page, 'Card 1 title').inputValue()).toBe('Retro, by ann');
+    expect(await page.evaluate('document.activeElement.dataset.field')).toBe('Card 1 title');
+    await page.keyboard.press('Enter');
+    await status(page, 'Card 1 title').filter({ hasText: 'Saved Card 1 title as revision 2' }).waitFor();
+    expect((await board(id)).cards).toEqual([{ id: 'c2', title: 'Retro, by ann', points: [] }]);
+    expect(problems.filter((p) => !/409|revision_conflict/.test(p))).toEqual([]);
   } finally {
     await page.close();
   }

@@ -1,24 +1,18 @@
 /**
  * Invariant: the page test kit finds what it claims to: overlapping and cut-off text, a page wider
- * than the window, and controls without a name; and finds nothing on the signed-in page as built.
+ * than the window, controls without a name, and an editor's picture that did not load (with a
+ * screenshot at each size); and finds nothing on the signed-in page as built.
  */
-import { axeViolations, launchChromium, layoutProblems, openSignedIn, startPageServer, type PageBrowser, type PageServer } from '../../src/testkit/page';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { axeViolations, judgeEditor, layoutProblems, openSignedIn, usePageServer } from '../../src/testkit/page';
 
-let browser: PageBrowser;
-let server: PageServer;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  server = await startPageServer();
-});
-afterAll(async () => {
-  await server?.dispose();
-  await browser?.close();
-});
+const t = usePageServer();
 
 it('signs in over a fresh host, and judges layout and accessibility', async () => {
-  const created = await server.api<{ id: string }>('POST', '/api/resources', { kind: 'text', content: { text: 'hello' } });
-  const { page, problems } = await openSignedIn(browser.context, server.baseUrl);
+  const created = await t.server.api<{ id: string }>('POST', '/api/resources', { kind: 'text', content: { text: 'hello' } });
+  const { page, problems } = await openSignedIn(t.browser.context, t.server.baseUrl);
   try {
     await page.locator(`button[data-resource-id="${created.id}"]`).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
@@ -40,5 +34,26 @@ it('signs in over a fresh host, and judges layout and accessibility', async () =
     expect(problems).toEqual([]);
   } finally {
     await page.close();
+  }
+});
+
+it("opens a resource for a test, and judges an editor: a picture that did not load is a problem at each size, with a screenshot of each", async () => {
+  const created = await t.server.api<{ id: string }>('POST', '/api/resources', { kind: 'text', content: { text: 'hello' } });
+  const { page, problems } = await t.signIn(created.id);
+  const shots = mkdtempSync(join(tmpdir(), 'cowork-kit-shots-'));
+  try {
+    expect(await page.locator('#editor-text').inputValue()).toBe('hello');
+    // An editor view holding a picture the host does not have.
+    await page.evaluate(`(() => {
+      const view = Object.assign(document.createElement('div'), { id: 'editor-view' });
+      view.append(Object.assign(document.createElement('img'), { src: '/no-such-picture.png', alt: 'missing slide' }));
+      document.querySelector('#editor').append(view);
+    })()`);
+    expect(await judgeEditor(page, 'broken', shots)).toEqual(['1280x800: picture 1 ("missing slide") did not load', '390x844: picture 1 ("missing slide") did not load']);
+    expect(['broken-1280x800.png', 'broken-390x844.png'].map((name) => existsSync(join(shots, name)))).toEqual([true, true]);
+    expect(problems.filter((p) => !/404/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+    rmSync(shots, { recursive: true, force: true });
   }
 });

@@ -10,7 +10,9 @@ import { blockLine } from './describe';
  * (choosing it selects the block for the agents) with headings and paragraphs edited in place and
  * buttons to move, delete or follow a block with a new paragraph; buttons that add a heading or a
  * paragraph at the end; last, the pages as LibreOffice renders them. Lists, tables and images show
- * as they are (agents edit those by ops). Labels name a block by position ("Block 3 paragraph").
+ * as they are (agents edit those by ops). Labels name a block by position ("Block 3 paragraph");
+ * a field's key names it by the block's id, so an unsaved edit stays with its block when blocks
+ * before it come, go or move.
  */
 export function documentView(doc: DocumentContent, context: ViewContext): ViewBlock[] {
   return [
@@ -40,14 +42,15 @@ function blockGroup(blocks: readonly Block[], block: Block, index: number): View
 /** What a block shows: headings and paragraphs as fields, the rest as they read. */
 function contentBlocks(block: Block, name: string): ViewBlock[] {
   const on = { blockId: block.id };
+  const key = (what: string): string => `block ${block.id} ${what}`;
   switch (block.type) {
     case 'heading':
       return [
-        { type: 'field', label: `${name} heading`, value: plainText(block.runs), op: { type: 'set_text', ...on }, field: 'text', input: 'text' },
-        { type: 'field', label: `${name} heading level`, value: block.level, op: { type: 'set_heading_level', ...on }, field: 'level', input: 'number', min: 1, max: 3 },
+        { type: 'field', label: `${name} heading`, key: key('heading'), value: plainText(block.runs), op: { type: 'set_text', ...on }, field: 'text', input: 'text' },
+        { type: 'field', label: `${name} heading level`, key: key('heading level'), value: block.level, op: { type: 'set_heading_level', ...on }, field: 'level', input: 'number', min: 1, max: 3 },
       ];
     case 'paragraph':
-      return [{ type: 'field', label: `${name} paragraph`, value: plainText(block.runs), op: { type: 'set_text', ...on }, field: 'text', input: 'textarea' }];
+      return [{ type: 'field', label: `${name} paragraph`, key: key('paragraph'), value: plainText(block.runs), op: { type: 'set_text', ...on }, field: 'text', input: 'textarea' }];
     case 'list':
       return [{ type: 'list', ordered: block.ordered, items: block.items.map((item) => `${'  '.repeat(item.level)}${plainText(item.runs)}`) }];
     case 'table':

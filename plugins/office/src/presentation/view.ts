@@ -11,6 +11,8 @@ import { showsBullets, type Presentation, type Slide, type SlideElement } from '
  * its tables and charts as tables, and buttons to move or delete it; last, a button that adds a
  * slide. Every control commits one of the kind's ops, so the kind's checks judge what a person types.
  * Labels name the slide by position ("Slide 2 title"): unique in the view, and what a person hears.
+ * A field's key names it by the slide's id, so a person's unsaved edit stays with its slide when
+ * slides before it are added, moved or deleted and the labels move.
  */
 export function presentationView(deck: Presentation, context: ViewContext): ViewBlock[] {
   return [
@@ -24,16 +26,17 @@ export function presentationView(deck: Presentation, context: ViewContext): View
 function slideGroup(slide: Slide, index: number, count: number, context: ViewContext): ViewBlock {
   const name = `Slide ${index + 1}`;
   const on = { slideId: slide.id };
+  const key = (what: string): string => `slide ${slide.id} ${what}`;
   const picture = slideImageFormat(index);
   const blocks: ViewBlock[] = [
     ...(picture ? [{ type: 'image', url: context.exportUrl(picture), alt: `${name} as rendered` } as const] : []),
-    { type: 'field', label: `${name} title`, value: slide.title, op: { type: 'edit_title', ...on }, field: 'title', input: 'text' },
+    { type: 'field', label: `${name} title`, key: key('title'), value: slide.title, op: { type: 'edit_title', ...on }, field: 'title', input: 'text' },
   ];
   if (showsBullets(slide.layout) || slide.bullets.length > 0) {
-    blocks.push({ type: 'field', label: `${name} bullets`, value: slide.bullets.map(bulletLine), op: { type: 'set_bullet_lines', ...on }, field: 'lines', input: 'lines' });
+    blocks.push({ type: 'field', label: `${name} bullets`, key: key('bullets'), value: slide.bullets.map(bulletLine), op: { type: 'set_bullet_lines', ...on }, field: 'lines', input: 'lines' });
   }
   blocks.push(...(slide.elements ?? []).map(elementBlock));
-  blocks.push({ type: 'field', label: `${name} notes`, value: slide.notes, op: { type: 'set_notes', ...on }, field: 'notes', input: 'textarea' });
+  blocks.push({ type: 'field', label: `${name} notes`, key: key('notes'), value: slide.notes, op: { type: 'set_notes', ...on }, field: 'notes', input: 'textarea' });
   if (index > 0) blocks.push({ type: 'action', label: `Move ${name.toLowerCase()} up`, op: { type: 'move_slide', ...on, to: index - 1 } });
   if (index < count - 1) blocks.push({ type: 'action', label: `Move ${name.toLowerCase()} down`, op: { type: 'move_slide', ...on, to: index + 1 } });
   blocks.push({ type: 'action', label: `Delete ${name.toLowerCase()}`, op: { type: 'delete_slide', ...on } });

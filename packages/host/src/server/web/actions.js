@@ -3,14 +3,15 @@
 // never lands on a revision the person did not see: if someone committed meanwhile, nothing is
 // done, the page moves to the new revision and the person is told to look and try again.
 import { api, ApiError, commitOp, describe, operator, path } from './api.js';
-import { defaultInput, formatValue, parseValue } from './blocks.js';
+import { defaultInput, editKey, formatValue, parseValue } from './blocks.js';
 import { h, say } from './dom.js';
 
 /** `ctx.edits` keeps what was last said about the action; `ctx.revision()` and `ctx.sync()` as in edits.js. */
 export function renderAction(block, ctx) {
   const id = ctx.id('action');
   const status = h('p', { id: `${id}-status`, class: 'field-status', role: 'status', 'aria-live': 'polite', dataset: { actionStatus: block.label } });
-  const note = ctx.edits.note(block.label);
+  const edit = editKey(block);
+  const note = ctx.edits.note(edit);
   if (note) say(status, note.text, note.error);
   const inputs = (block.inputs || []).map((spec, i) => {
     const input = spec.input || defaultInput(spec.value);
@@ -28,22 +29,22 @@ export function renderAction(block, ctx) {
     const op = { ...block.op };
     for (const { spec, control } of inputs) {
       const parsed = parseValue(spec, control.value);
-      if (parsed.problem) return ctx.edits.refuse(block.label, status, parsed.problem);
+      if (parsed.problem) return ctx.edits.refuse(edit, status, parsed.problem);
       op[spec.field] = parsed.value;
     }
     const base = ctx.revision();
     button.disabled = true;
     try {
       const result = await commitOp(ctx.resourceId, base, op);
-      ctx.edits.tell(block.label, status, `${block.label}: done, revision ${result.revision}.`);
+      ctx.edits.tell(edit, status, `${block.label}: done, revision ${result.revision}.`);
       await ctx.sync();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'revision_conflict') {
         // It was meant for the revision the person saw; the kept candidate is not wanted.
         void api('POST', path('candidates', error.details.candidateId, 'reject'), { operator: operator() }).catch(() => undefined);
-        ctx.edits.tell(block.label, status, `Not done: the resource moved to revision ${error.details.currentRevision} while you looked at ${base}. Look at it now and try again.`, true);
+        ctx.edits.tell(edit, status, `Not done: the resource moved to revision ${error.details.currentRevision} while you looked at ${base}. Look at it now and try again.`, true);
         await ctx.sync();
-      } else ctx.edits.tell(block.label, status, `Not done: ${describe(error)}`, true);
+      } else ctx.edits.tell(edit, status, `Not done: ${describe(error)}`, true);
     } finally {
       button.disabled = false;
     }

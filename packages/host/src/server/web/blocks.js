@@ -1,14 +1,22 @@
 // What the page needs to know about view blocks apart from drawing them: how a field's value is
 // typed as text and read back (checked in the page before anything is sent), and finding a block.
 
-/** The block labelled `label`, inside groups too (labels are unique within a view). */
-export function findBlock(blocks, label) {
+/**
+ * What the page keeps a control's unsaved edit and messages by: a field's stable `key` when it has
+ * one (its item's id, so the edit stays with its slide when slides before it come or go and the
+ * labels, which follow position, move), else its label (unique within a view).
+ */
+export function editKey(block) {
+  return block.key !== undefined ? `key:${block.key}` : `label:${block.label}`;
+}
+
+/** The block whose edit key (`editKey`) is `key`, inside groups too. */
+export function findBlock(blocks, key) {
   for (const block of blocks) {
-    if (block.label === label) return block;
     if (block.type === 'group') {
-      const inner = findBlock(block.blocks, label);
+      const inner = findBlock(block.blocks, key);
       if (inner) return inner;
-    }
+    } else if (editKey(block) === key) return block;
   }
   return undefined;
 }

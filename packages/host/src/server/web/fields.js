@@ -2,14 +2,15 @@
 // (a whole text: a web app's file) blocks. The control keeps the person's unsaved value across live
 // updates (see edits.js); a value the page can tell is wrong (not a number, out of range) is refused
 // here with what to type, and nothing is sent; the host's refusal is shown next to the control.
-import { defaultInput, parseValue, shownValue } from './blocks.js';
+import { defaultInput, editKey, parseValue, shownValue } from './blocks.js';
 import { h, say } from './dom.js';
 
 /** `ctx.edits`: the resource's edits (edits.js); `ctx.id(prefix)`: a fresh element id. */
 export function renderField(block, ctx) {
   const input = block.input || defaultInput(block.value);
   const shown = shownValue(block);
-  const pending = ctx.edits.pending(block.label);
+  const edit = editKey(block);
+  const pending = ctx.edits.pending(edit);
   const id = ctx.id('field');
   const multiline = input === 'textarea' || input === 'lines';
   const control = multiline
@@ -17,19 +18,19 @@ export function renderField(block, ctx) {
     : h('input', { type: 'text', inputmode: input === 'number' ? 'decimal' : input === 'numbers' ? 'text' : undefined, autocomplete: 'off' });
   Object.assign(control, { id, value: pending ?? shown });
   control.dataset.field = block.label;
-  control.dataset.focusKey = `field:${block.label}`;
+  control.dataset.focusKey = `field:${edit}`;
   control.setAttribute('aria-describedby', `${id}-status`);
-  const status = statusFor(id, ctx.edits.note(block.label), pending !== undefined);
+  const status = statusFor(id, ctx.edits.note(edit), pending !== undefined);
   status.dataset.fieldStatus = block.label;
-  if (ctx.edits.note(block.label)?.error) control.setAttribute('aria-invalid', 'true');
+  if (ctx.edits.note(edit)?.error) control.setAttribute('aria-invalid', 'true');
   const save = () => {
     const parsed = parseValue({ label: block.label, input, min: block.min, max: block.max }, control.value);
-    if (parsed.problem) ctx.edits.refuse(block.label, status, parsed.problem);
+    if (parsed.problem) ctx.edits.refuse(edit, status, parsed.problem);
     else void ctx.edits.save(block, control.value, parsed.value, status);
   };
   control.addEventListener('input', () => {
-    ctx.edits.change(block.label, control.value, shown);
-    say(status, ctx.edits.pending(block.label) === undefined ? '' : UNSAVED);
+    ctx.edits.change(edit, control.value, shown);
+    say(status, ctx.edits.pending(edit) === undefined ? '' : UNSAVED);
   });
   // Enter saves a one-line value; Ctrl+Enter saves a text of several lines.
   control.addEventListener('keydown', (event) => {
@@ -49,15 +50,16 @@ export function renderField(block, ctx) {
 
 /** A whole text a person edits (a web app's file), saved with its own button. */
 export function renderEditable(block, ctx) {
-  const pending = ctx.edits.pending(block.label);
+  const edit = editKey(block);
+  const pending = ctx.edits.pending(edit);
   const id = ctx.id('editable');
-  const input = h('textarea', { id, rows: Math.min(20, block.text.split('\n').length + 2), spellcheck: 'false', 'aria-describedby': `${id}-status`, dataset: { editable: block.label, focusKey: `editable:${block.label}` } });
+  const input = h('textarea', { id, rows: Math.min(20, block.text.split('\n').length + 2), spellcheck: 'false', 'aria-describedby': `${id}-status`, dataset: { editable: block.label, focusKey: `editable:${edit}` } });
   input.value = pending ?? block.text;
-  const status = statusFor(id, ctx.edits.note(block.label), pending !== undefined);
+  const status = statusFor(id, ctx.edits.note(edit), pending !== undefined);
   status.dataset.editableStatus = block.label;
   input.addEventListener('input', () => {
-    ctx.edits.change(block.label, input.value, block.text);
-    say(status, ctx.edits.pending(block.label) === undefined ? '' : UNSAVED);
+    ctx.edits.change(edit, input.value, block.text);
+    say(status, ctx.edits.pending(edit) === undefined ? '' : UNSAVED);
   });
   return h(
     'div',

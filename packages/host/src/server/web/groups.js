@@ -5,12 +5,12 @@
 import { h } from './dom.js';
 
 /** `ctx.select(selection)` saves the person's selection; `render(block)` draws an inner block. */
-export function renderGroup(block, index, ctx, render) {
+export function renderGroup(block, ctx, render) {
   const headingId = ctx.id('group');
   const marks = h('span', { class: 'group-marks', dataset: { groupMarks: '' } });
   const selectable = block.selection !== undefined;
   const select = selectable
-    ? h('button', { type: 'button', class: 'group-select', 'aria-label': `Select ${block.title}`, 'aria-pressed': 'false', dataset: { groupSelect: block.title, focusKey: `group:${index}` }, onclick: () => ctx.select(block.selection) }, 'Select')
+    ? h('button', { type: 'button', class: 'group-select', 'aria-label': `Select ${block.title}`, 'aria-pressed': 'false', dataset: { groupSelect: block.title, focusKey: `group:${canonical(block.selection)}` }, onclick: () => ctx.select(block.selection) }, 'Select')
     : null;
   const section = h(
     'section',

@@ -20,20 +20,28 @@ export function renderBlocks(blocks, ctx) {
   return view;
 }
 
-/** Brings `view` (from renderBlocks) to `blocks`, replacing only the blocks that changed. */
+/**
+ * Brings `view` (from renderBlocks) to `blocks`, replacing only the blocks that changed. A control
+ * focused before is focused again after, caret kept, wherever its focus key now is: redrawn in place,
+ * or moved with its item (a slide's title when a slide was inserted before it).
+ */
 export function updateBlocks(view, blocks, ctx) {
   const full = ctx && { ...ctx, id: (prefix) => `${prefix}-${++nextId}` };
-  reconcile(view, blocks, (block, index) => (block.type === 'group' ? group(block, index, full) : renderBlock(block, full)));
+  const focus = focusIn(view);
+  // A frame first and texts to edit next (a web app and its files): app.css sets them side by side where there is room.
+  view.classList.toggle('frame-beside', blocks[0]?.type === 'frame' && blocks[1]?.type === 'editable');
+  reconcile(view, blocks, (block) => (block.type === 'group' ? group(block, full) : renderBlock(block, full)));
+  if (focus) refocus(view, focus);
 }
 
-function group(block, index, ctx) {
-  const section = renderGroup(block, index, ctx, (inner) => renderBlock(inner, ctx));
+function group(block, ctx) {
+  const section = renderGroup(block, ctx, (inner) => renderBlock(inner, ctx));
   // Its inner blocks reconcile on their own next time, so an edit in one slide keeps the others' elements.
   section.updateInner = (next) => reconcile(section.querySelector('.group-body'), next.blocks, (inner) => renderBlock(inner, ctx));
   return section;
 }
 
-/** Keeps each child whose block is unchanged; replaces the others where they stand, keeping focus. */
+/** Keeps each child whose block is unchanged; replaces the others where they stand (updateBlocks puts the focus back). */
 function reconcile(parent, blocks, render) {
   const old = [...parent.children];
   blocks.forEach((block, index) => {
@@ -50,9 +58,9 @@ function reconcile(parent, blocks, render) {
       Object.assign(before, { src: block.url, alt: block.alt, blockJson: json });
       return;
     }
-    const next = render(block, index) ?? h('div', { hidden: true });
+    const next = render(block) ?? h('div', { hidden: true });
     Object.assign(next, { blockJson: json, blockType: block.type, groupHead: block.type === 'group' ? headOf(block) : undefined });
-    if (before) replaceKeepingFocus(before, next);
+    if (before) before.replaceWith(next);
     else parent.append(next);
   });
   for (const extra of old.slice(blocks.length)) extra.remove();
@@ -63,14 +71,18 @@ function headOf(block) {
   return JSON.stringify([block.title, block.selection ?? null]);
 }
 
-/** Replaces `before` with `after`; a control focused inside it is focused again in its new element, caret kept. */
-function replaceKeepingFocus(before, after) {
+/** The focused control inside `root` that has a focus key, with its caret; undefined when there is none. */
+function focusIn(root) {
   const focused = document.activeElement;
-  const key = focused && before.contains(focused) ? focused.dataset.focusKey : undefined;
-  const caret = key && typeof focused.selectionStart === 'number' ? [focused.selectionStart, focused.selectionEnd] : undefined;
-  before.replaceWith(after);
-  if (!key) return;
-  const again = after.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (!focused || !root.contains(focused) || !focused.dataset.focusKey) return undefined;
+  const caret = typeof focused.selectionStart === 'number' ? [focused.selectionStart, focused.selectionEnd] : undefined;
+  return { element: focused, key: focused.dataset.focusKey, caret };
+}
+
+/** Focuses the control with the focused one's key again if that one was replaced, without scrolling. */
+function refocus(root, { element, key, caret }) {
+  if (root.contains(element)) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
   if (!again) return;
   again.focus({ preventScroll: true });
   if (caret && typeof again.setSelectionRange === 'function') again.setSelectionRange(...caret);
