@@ -26,6 +26,7 @@ import { openWorkspaceStore } from './store/open-store';
 import type { SynchronousMode } from './store/sqlite/sqlite-store';
 import type { GroupCommitSettings } from './store/write-queue';
 import type { Store } from './store/store';
+import { Leases, type LeaseSettings } from './store/leases/leases';
 
 export interface HostOptions {
   /** The workspace directory: one database and the files of its tasks. Created if missing. */
@@ -59,6 +60,8 @@ export interface HostOptions {
   readonly onBackgroundError?: (error: unknown) => void;
   /** Files of a task's `work/` larger than this are kept out of its git history (default 5 MiB). */
   readonly workMaxFileBytes?: number;
+  /** This host's name in lease holders and the leases' duration (see store/leases/leases.ts). */
+  readonly leases?: LeaseSettings;
 }
 
 /**
@@ -91,6 +94,8 @@ export class Host {
   readonly runs: Runs;
   /** Tasks' `work/` folders under git: snapshots per turn, diff, restore (see agents/work-history.ts). */
   readonly workHistory: WorkHistory;
+  /** What this host runs alone among the hosts on the workspace: tasks, the monitors' polling. */
+  readonly leases: Leases;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
   private readonly external: ExternalSessions;
@@ -101,6 +106,7 @@ export class Host {
   private constructor(parts: {
     workspaceDir: string;
     store: Store;
+    leases: Leases;
     registry: PluginRegistry;
     resources: ResourceService;
     coordinator: Coordinator;
@@ -118,6 +124,7 @@ export class Host {
   }) {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
+    this.leases = parts.leases;
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.exports = new ExportService(parts.resources, parts.registry);
@@ -161,6 +168,7 @@ export class Host {
     const clock = options.clock ?? (() => new Date());
     const now = (): string => clock().toISOString();
     const store = await openWorkspaceStore(workspaceDir, { synchronous: options.synchronous, groupCommit: options.groupCommit, databaseUrl: options.databaseUrl });
+    const leases = new Leases(store, options.leases, options.onBackgroundError);
     let jobs: JobService | undefined;
     let monitors: MonitorService | undefined;
     let runs: Runs | undefined;
@@ -173,6 +181,7 @@ export class Host {
         now: clock,
         onBackgroundError: options.onBackgroundError,
         pollStored: options.pollMonitors,
+        leases,
       });
       runs = new Runs({ store, workspaceDir, jobs, now: clock, onBackgroundError: options.onBackgroundError ?? defaultBackgroundError });
       const registry = new PluginRegistry();
@@ -197,6 +206,7 @@ export class Host {
       return new Host({
         workspaceDir,
         store,
+        leases,
         registry,
         resources,
         coordinator,
@@ -216,6 +226,7 @@ export class Host {
       await runs?.close();
       await monitors?.close();
       await jobs?.close();
+      await leases.close();
       await store.close();
       throw error;
     }
@@ -229,6 +240,7 @@ export class Host {
     await this.monitors.close();
     await this.runs.close();
     await this.jobs.close();
+    await this.leases.close();
     await this.store.close();
   }
 

@@ -2,10 +2,13 @@
 // in the parameter table; that is one commit of set_parameter on the revision shown, and the page
 // then shows the new revision's 3D model (loaded from its glb export) and its new measures. A value
 // out of the field's range is refused in the page; one the kind's kernel refuses (a fillet too large)
-// shows the host's reason; neither writes anything. The part and assembly editors, shot at 1280x800
+// shows the host's reason; neither writes anything. An agent's revision arriving while a person
+// types a parameter: the controls above its new parameter stay where they were (the model and measures above are redrawn in place).
+// A STEP file exported by the kind imports from the page's import form as a part that shows its
+// model and measures. The part and assembly editors, shot at 1280x800
 // and 390x844 (kept in the temp folder, not the repo), have no text cut off or overlapping and no
 // serious or critical axe violations.
-import { judgeEditor, usePageServer, type SignedInPage } from '@cowork/host/testkit/page';
+import { importThroughPage, judgeEditor, shiftsOnArrival, usePageServer, type SignedInPage } from '@cowork/host/testkit/page';
 import { plugin, type Assembly, type Part } from '../src';
 import { bracket, part } from './parts';
 
@@ -55,6 +58,50 @@ it('widens a part in the parameter table: one commit, and the page shows the new
     const after = await t.server.host.resources.get(id);
     expect([after.revision, (after.content as Part).parameters.depth, (after.content as Part).features[1]]).toEqual([2, 30, { id: 'round', type: 'fillet', target: 'base', radius: 2 }]);
     expect(problems.filter((p) => !/400|invalid_op/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+it("keeps the controls above an agent's new parameter, and the one being typed in, where they were", async () => {
+  const { id } = await t.server.host.resources.create({ kind: 'cad.part', title: 'Plate', operator: 'human:ann' });
+  const { page, problems } = await t.signIn(id);
+  try {
+    await model(page, 0);
+    await field(page, 'Parameter height').fill('25');
+    const shifts = await shiftsOnArrival(
+      page,
+      async () => {
+        await t.server.host.resources.commit(id, { baseRevision: 0, op: { type: 'set_parameter', name: 'margin', value: 5 }, operator: 'agent:a1' });
+        await field(page, 'Parameter margin').waitFor();
+      },
+      field(page, 'Parameter margin'),
+    );
+    expect(shifts).toEqual([]);
+    expect(await model(page, 1)).not.toBeNull();
+    expect(await field(page, 'Parameter height').inputValue()).toBe('25');
+    expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+it('imports a STEP file from the page as a part that shows its model and measures', async () => {
+  const { id } = await t.server.host.resources.create({ kind: 'cad.part', title: 'Source', content: bracket(), operator: 'human:ann' });
+  const step = (await t.server.host.exports.export(id, 'step')).data;
+  const { page, problems } = await t.signIn();
+  try {
+    await importThroughPage(page, 'cad.part', { name: 'bracket copy.step', data: step });
+    const imported = (await t.server.host.resources.list()).find((r) => r.title === 'bracket copy');
+    expect((imported?.content as Part).features).toEqual([expect.objectContaining({ id: 'imported', type: 'step', fileName: 'bracket copy.step' })]);
+    expect(Number(await model(page, 0))).toBeGreaterThan(0);
+    // The imported solid measures as the part it came from.
+    const source = await t.server.host.views.view(id);
+    const volume = (view: typeof source) => JSON.stringify(view.blocks).match(/"Volume","([^"]+)"/)?.[1];
+    expect(volume(source)).toBeDefined();
+    await measure(page, 'Volume').filter({ hasText: volume(source)! }).waitFor();
+    await page.locator('section.group[data-group="Feature 1: imported (step)"]').waitFor();
+    expect(problems).toEqual([]);
   } finally {
     await page.close();
   }

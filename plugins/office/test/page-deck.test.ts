@@ -5,11 +5,15 @@
 // the focus) stay with that slide, and saving it changes that slide. Each slide shows its own
 // picture (the slide's PNG export). A person edits a document in place: a heading and a paragraph
 // (its styled words kept), a block moved up, a paragraph added, each one commit of the kind's op.
+// A person edits a slide's bullets (one per line, indented per level) and notes, moves a slide up and
+// deletes one, each one commit of the kind's op; when an agent's new slide arrives, the controls above
+// it and the one being typed in stay where they were.
 // The deck and document editors, shot at 1280x800 and 390x844 (kept in the temp folder, not the
 // repo), have no text cut off or overlapping and no serious or critical axe violations.
-import { judgeEditor, usePageServer, type SignedInPage } from '@cowork/host/testkit/page';
+import { judgeEditor, shiftsOnArrival, usePageServer, type SignedInPage } from '@cowork/host/testkit/page';
 import { plugin, type DocumentContent, type Presentation } from '../src';
 import { plainText } from '../src/shared/runs';
+import { deck } from './deck';
 import { sampleDocument } from './document-fixtures';
 
 const t = usePageServer({ plugins: [plugin] });
@@ -70,6 +74,61 @@ it('creates a deck, adds three slides, and keeps both a title edited while an ag
     expect(after.slides.map((s) => s.title)).toEqual(['Welcome', 'Agenda', 'Figures for Q3', 'Plan for Q4', 'Risks']);
 
     expect(await judgeEditor(page, 'deck-editor')).toEqual([]);
+    expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}, 180_000);
+
+it("edits bullets and notes, moves and deletes slides, and an agent's new slide moves no control above it", async () => {
+  const { id } = await t.server.host.resources.create({ kind: 'office.presentation', title: 'Quarterly review', content: deck(), operator: 'human:ann' });
+  const { page, problems } = await t.signIn(id);
+  const stored = async () => (await t.server.host.resources.get(id)).content as Presentation;
+  try {
+    // Bullets: one per line, two spaces per level; a text of several lines saves with Ctrl+Enter.
+    expect(await field(page, 'Slide 2 bullets').inputValue()).toBe('Revenue up\n  in Europe');
+    await field(page, 'Slide 2 bullets').fill('Revenue up 12%\n  in Europe\nCosts flat');
+    await field(page, 'Slide 2 bullets').press('Control+Enter');
+    await page.locator('[data-field-status="Slide 2 bullets"]', { hasText: 'Saved Slide 2 bullets as revision 1' }).waitFor();
+    expect((await stored()).slides[1]!.bullets).toEqual([
+      { text: 'Revenue up 12%', level: 0 },
+      { text: 'in Europe', level: 1 },
+      { text: 'Costs flat', level: 0 },
+    ]);
+    // Notes, saved with the field's Save button.
+    await field(page, 'Slide 3 notes').fill('Keep it short\nThen take questions');
+    await page.click('button[data-field-save="Slide 3 notes"]');
+    await page.locator('[data-field-status="Slide 3 notes"]', { hasText: 'Saved Slide 3 notes as revision 2' }).waitFor();
+    expect((await stored()).slides[2]!.notes).toBe('Keep it short\nThen take questions');
+
+    await page.click('button[data-action="Move slide 3 up"]');
+    await group(page, 'Slide 2: Next steps').waitFor();
+    expect((await stored()).slides.map((s) => s.id)).toEqual(['intro', 'next', 'numbers']);
+    await page.click('button[data-action="Delete slide 1"]');
+    await group(page, 'Slide 1: Next steps').waitFor();
+    await group(page, 'Slide 3: Welcome').waitFor({ state: 'detached' });
+    expect((await stored()).slides.map((s) => s.id)).toEqual(['next', 'numbers']);
+    const history = await t.server.host.resources.history(id);
+    expect(history.slice(1).map((r) => [r.operator, (r.op as { type: string }).type])).toEqual([
+      ['human:web', 'set_bullet_lines'],
+      ['human:web', 'set_notes'],
+      ['human:web', 'move_slide'],
+      ['human:web', 'delete_slide'],
+    ]);
+
+    // An agent adds a slide at the end while the person types a title: the first change the page
+    // shows is slide 2's new "Move down" button; nothing above it, and not the focused title, moves.
+    await field(page, 'Slide 1 title').fill('What comes next');
+    const shifts = await shiftsOnArrival(
+      page,
+      async () => {
+        await t.server.host.resources.commit(id, { baseRevision: 4, op: { type: 'new_slide', title: 'Risks' }, operator: 'agent:a1' });
+        await group(page, 'Slide 3: Risks').waitFor();
+      },
+      page.locator('button[data-action="Move slide 2 down"]'),
+    );
+    expect(shifts).toEqual([]);
+    expect(await field(page, 'Slide 1 title').inputValue()).toBe('What comes next');
     expect(problems).toEqual([]);
   } finally {
     await page.close();

@@ -5,6 +5,7 @@ import type { MonitorService } from '../monitors/monitor-service';
 import type { PluginRegistry } from '../plugins/registry';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Store } from '../store/store';
+import type { Leases } from '../store/leases/leases';
 import type { Publications } from './publications';
 import type { Runs } from './runs';
 import type { WorkHistory } from './work-history';
@@ -16,6 +17,8 @@ import type { WorkHistory } from './work-history';
 export interface HostServices {
   readonly workspaceDir: string;
   readonly store: Store;
+  /** One host at a time runs a task: its Main loop holds the task's lease (see runtime.ts). */
+  readonly leases: Leases;
   readonly registry: PluginRegistry;
   readonly resources: ResourceApi;
   readonly coordinator: Coordinator;

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { textPlugin } from '../plugins/builtin/text-plugin';
 import { discoverPluginManifests, pluginsForKind, type PluginManifest } from '../plugins/discover';
 import type { CliContext, LeafArgs, StoredResources } from './command';
+import { CoworkError } from '../errors';
+import type { LeaseSettings } from '../store/leases/leases';
 import type { CliIo, Output } from './output';
 
 export const DEFAULT_WORKSPACE = '.cowork';
@@ -48,8 +50,9 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
 
   const withHost: CliContext['withHost'] = async (fn, options = {}) => {
     const modules = modulesFor(options.kind);
+    const leases = leaseSettings(io.env);
     const { Host } = loadHost();
-    const host = await Host.open({ workspaceDir, databaseUrl, pluginModules: modules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true });
+    const host = await Host.open({ workspaceDir, databaseUrl, pluginModules: modules, resolveFrom: io.cwd, pollMonitors: options.pollMonitors === true, leases });
     try {
       if (options.reportPluginProblems !== false) {
         for (const problem of host.pluginProblems) {
@@ -103,6 +106,19 @@ export function createContext(io: CliIo, out: Output, args: LeafArgs): CliContex
       }
     },
   };
+}
+
+/**
+ * COWORK_HOST_ID (this machine's name in lease holders, where machines share a hostname) and
+ * COWORK_LEASE_MS (how long a task's or the monitors' lease runs without renewal).
+ */
+function leaseSettings(env: NodeJS.ProcessEnv): LeaseSettings {
+  const durationText = env.COWORK_LEASE_MS;
+  const durationMs = durationText === undefined || durationText === '' ? undefined : Number(durationText);
+  if (durationMs !== undefined && !(Number.isInteger(durationMs) && durationMs >= 100)) {
+    throw new CoworkError('invalid_input', `COWORK_LEASE_MS must be a whole number of milliseconds, at least 100, not ${JSON.stringify(durationText)}`, { field: 'COWORK_LEASE_MS' });
+  }
+  return { ...(env.COWORK_HOST_ID ? { hostId: env.COWORK_HOST_ID } : {}), ...(durationMs !== undefined && { durationMs }) };
 }
 
 /** The kinds every host has without plugins. */

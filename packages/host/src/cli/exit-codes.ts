@@ -31,6 +31,7 @@ const EXIT_BY_ERROR: Partial<Record<ErrorCode, ExitCode>> = {
   store_busy: EXIT.busy,
   external_unavailable: EXIT.busy,
   store_unavailable: EXIT.busy,
+  task_leased: EXIT.busy,
 };
 
 /** The exit code for an error code. */

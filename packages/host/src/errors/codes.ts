@@ -223,6 +223,11 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "Agents' jobs and command monitors run under bubblewrap, which is not installed here; nothing was started (a sandboxed command never runs unsandboxed). Install it (`apt-get install bubblewrap`, or tools/install-system-deps.sh), then retry.",
   },
+  task_leased: {
+    status: 409,
+    retryable: true,
+    hint: 'Another host process is running this task (`details.holder`, `<host>:<pid>:<nonce>`) and holds its lease until `details.leaseExpiresAt` unless it renews it. Leave the task to it; if that process has stopped, resume again after the lease has ended.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

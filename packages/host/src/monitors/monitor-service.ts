@@ -21,6 +21,7 @@ import type { Observer } from './observer';
 import { TimerWheel } from './timer-wheel';
 import type { CheckResult, CreateMonitorOptions, MonitorEvent, MonitorEventListener, MonitorOwner, MonitorServiceOptions } from './monitor-types';
 import { firstDue, fireTimer, nextPollDue } from './timers';
+import { PollLease } from './poll-lease';
 
 export type { CheckResult, CreateMonitorOptions, MonitorEvent, MonitorEventListener, MonitorOwner, MonitorServiceOptions };
 
@@ -53,6 +54,9 @@ interface Live {
  * - All monitors share ONE timer (a min-heap of due times), unref'd: idle monitors cost nothing
  *   between polls and never keep the process alive.
  * - `cancel` is final; `close` stops polling, waits for checks in flight and writes the checkpoint.
+ * - With `leases`, only the host holding the `monitors` lease runs scheduled checks: another host
+ *   drops what falls due, and on taking the lease over reloads every active monitor from the store
+ *   (their seq and due times as the last holder left them) and schedules them.
  */
 export class MonitorService {
   private readonly store: Store;
@@ -68,6 +72,7 @@ export class MonitorService {
   private readonly closing = new AbortController();
   private readonly slots: Semaphore;
   private lastCheckpointMs: number;
+  private pollLease: PollLease | undefined;
 
   constructor(private readonly options: MonitorServiceOptions) {
     this.store = options.store;
@@ -84,8 +89,16 @@ export class MonitorService {
   static async open(options: MonitorServiceOptions): Promise<MonitorService> {
     const service = new MonitorService(options);
     if (options.pollStored === false) return service;
-    const active = await service.store.read((tx) => tx.monitors.list({ status: 'active' }));
-    for (const record of active) service.track(record, undefined);
+    if (options.leases) {
+      service.pollLease = new PollLease(options.leases, {
+        onTick: (gained) => service.adoptStored(gained),
+        onLost: () => undefined, // what falls due from now on is dropped (onDue)
+        onError: (error) => service.report(error),
+      });
+      await service.pollLease.start();
+      return service;
+    }
+    await service.adoptStored(false);
     return service;
   }
 
@@ -155,11 +168,13 @@ export class MonitorService {
    * poll does. A timer fires only if it is due. `invalid_transition` for a cancelled monitor.
    */
   async check(id: string): Promise<CheckResult> {
-    const live = this.live.get(id);
-    if (!live) {
+    if (!this.live.has(id)) {
       const record = await this.get(id);
-      throw new CoworkError('invalid_transition', `monitor ${id} is ${record.status}`, { monitorId: id, status: record.status });
+      if (record.status !== 'active') throw new CoworkError('invalid_transition', `monitor ${id} is ${record.status}`, { monitorId: id, status: record.status });
+      // Active but not tracked here: another host polls it (it holds the lease) or created it.
+      if (!this.live.has(id)) this.track(record, undefined);
     }
+    const live = this.live.get(id)!;
     return this.enqueue(live, () => this.runCheck(live, false));
   }
 
@@ -174,6 +189,8 @@ export class MonitorService {
     this.closing.abort();
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
     await this.checkpoint(true).catch((error: unknown) => this.report(error));
+    // Last: the next host polls only after this one's checks and checkpoint are done.
+    await this.pollLease?.stop();
   }
 
   private track(record: MonitorRecord, observer: Observer | undefined): void {
@@ -189,6 +206,25 @@ export class MonitorService {
     this.wheel.schedule(record.id, live.dueMs);
   }
 
+  /**
+   * Tracks the stored active monitors this service does not (created by another host); with
+   * `resync`, also brings the tracked ones up to their stored state and due time (this host just
+   * took the polling over, and what it knew may be stale).
+   */
+  private async adoptStored(resync: boolean): Promise<void> {
+    const active = await this.store.read((tx) => tx.monitors.list({ status: 'active' }));
+    const stored = new Set(active.map((record) => record.id));
+    for (const record of active) {
+      const live = this.live.get(record.id);
+      if (!live) this.track(record, undefined);
+      else if (resync) {
+        live.record = record;
+        this.reschedule(live, Date.parse(record.nextDueAt));
+      }
+    }
+    if (resync) for (const id of [...this.live.keys()]) if (!stored.has(id)) this.untrack(id);
+  }
+
   private untrack(id: string): void {
     this.live.delete(id);
     this.wheel.remove(id);
@@ -196,6 +232,8 @@ export class MonitorService {
   }
 
   private onDue(ids: string[]): void {
+    // Another host polls: drop what fell due (taking the lease over schedules everything again).
+    if (this.pollLease && !this.pollLease.held) return;
     const batch = ids.map((id) => {
       const live = this.live.get(id);
       return live ? this.slots.run(() => this.enqueue(live, () => this.runCheck(live, true))) : undefined;

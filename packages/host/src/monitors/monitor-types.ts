@@ -1,6 +1,7 @@
 import type { MonitorRecord } from '../store/monitor-records';
 import type { Json, Operator } from '../store/records';
 import type { Store } from '../store/store';
+import type { Leases } from '../store/leases/leases';
 import type { SandboxRequest } from '../jobs/sandbox-policy';
 import type { JobLogSource } from './observe-job-log';
 
@@ -24,6 +25,11 @@ export interface MonitorServiceOptions {
    * checks (HTTP calls, commands) as a side effect of reading a resource.
    */
   readonly pollStored?: boolean;
+  /**
+   * With several hosts on one workspace, only the one holding the `monitors` lease polls (see
+   * poll-lease.ts); the others take over when it stops renewing. Without: this service polls.
+   */
+  readonly leases?: Leases;
 }
 
 /** Whose monitor it is: its events go to this agent's Inbox (default `main`) in this task. */

@@ -1,6 +1,6 @@
 import { AgentRuntime, type RuntimeOptions } from '../agents/runtime';
 import { TERMINAL } from '../coordinator/state';
-import { CoworkError } from '../errors';
+import { CoworkError, isCoworkError } from '../errors';
 import type { Host } from '../host';
 import type { Operator } from '../store/records';
 import type { ModelProvider } from '../models/types';
@@ -104,7 +104,8 @@ export class TaskRunner {
     const run = runtime
       .runUntilSettled(taskId)
       .then(() => undefined)
-      .catch((error: unknown) => this.options.onBackgroundError(error))
+      // Another host runs the task (it holds the lease): it delivers the message; nothing to report.
+      .catch((error: unknown) => (isCoworkError(error) && error.code === 'task_leased' ? undefined : this.options.onBackgroundError(error)))
       .finally(() => this.runs.delete(run));
     this.runs.add(run);
   }

@@ -17,6 +17,7 @@ import type { ApprovalRepo } from './approval-records';
 import type { PublicationRepo } from './publication-records';
 import type { LastSeenRepo } from './last-seen-records';
 import type { RunRepo } from './run-records';
+import type { LeaseRepo } from './lease-records';
 import type { DumpRow } from './workspace-dump';
 
 /**
@@ -41,6 +42,12 @@ export interface Store {
    * repository takes a `serialized` text.
    */
   keepText(text: string): Promise<string>;
+  /**
+   * Calls `listener` soon after a write transaction commits, in any process or host on this store
+   * (PostgreSQL: LISTEN/NOTIFY); a wake-up, not the data, and none at all on SQLite, so callers
+   * keep polling as the fallback. Returns the unsubscribe.
+   */
+  watchCommits(listener: () => void): () => void;
   /** Problems found by the database's own consistency check; empty when healthy. */
   integrityCheck(): Promise<string[]>;
   /**
@@ -73,6 +80,7 @@ export interface StoreTx {
   readonly lastSeen: LastSeenRepo;
   readonly publications: PublicationRepo;
   readonly runs: RunRepo;
+  readonly leases: LeaseRepo;
 }
 
 export interface ResourceRepo {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createServer, type CoworkServer, type ServerOptions } from '../server/create-server';
 import { openTempHost, type TempHost, type TempHostOptions } from './temp-host';
 
@@ -322,4 +322,104 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+export interface ControlBox {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The open editor's controls that have a stable key (`data-focus-key`: fields, actions, a group's
+ * Select), each with its box where a person sees it (viewport coordinates), and the focused one's key.
+ */
+export async function editorControls(page: Page): Promise<{ boxes: Record<string, ControlBox>; focused: string | null }> {
+  return page.evaluate(`(() => {
+    const boxes = {};
+    for (const el of document.querySelectorAll('#editor-view [data-focus-key]')) {
+      const r = el.getBoundingClientRect();
+      boxes[el.dataset.focusKey] = { x: r.x, y: r.y, width: r.width, height: r.height };
+    }
+    const active = document.activeElement;
+    return { boxes, focused: active && active.dataset && active.dataset.focusKey ? active.dataset.focusKey : null };
+  })()`) as Promise<{ boxes: Record<string, ControlBox>; focused: string | null }>;
+}
+
+/**
+ * Whether controls jump when someone else's revision arrives: `arrive()` commits it and resolves once
+ * the page shows it; `changed` is where it shows (the new slide, the new feature). Every control above
+ * that point, and the focused control, must keep its box, right after the revision shows and again
+ * after `settle()` (by default `editorSettled`: the new revision's pictures and models loaded). Returns one line per
+ * control that moved or went; empty is good. Throws if no control was above the point (nothing judged).
+ */
+export async function shiftsOnArrival(page: Page, arrive: () => Promise<void>, changed: Locator, settle: () => Promise<void> = () => editorSettled(page)): Promise<string[]> {
+  await editorSettled(page);
+  const before = await editorControls(page);
+  await arrive();
+  const point = (await changed.boundingBox())?.y;
+  if (point === undefined) throw new Error('the changed element is not shown after the revision arrived');
+  const judged = Object.entries(before.boxes).filter(([key, box]) => box.y + box.height <= point || key === before.focused);
+  if (judged.length === 0) throw new Error('no control was above the point of change: nothing to judge');
+  const problems: string[] = [];
+  const compare = async (when: string) => {
+    const now = (await editorControls(page)).boxes;
+    for (const [key, box] of judged) {
+      const after = now[key];
+      const moved = !after || (['x', 'y', 'width', 'height'] as const).some((side) => Math.abs(after[side] - box[side]) > 0.5);
+      if (moved) problems.push(`${when}: ${key}${key === before.focused ? ' (focused)' : ''} ${after ? `moved from ${JSON.stringify(box)} to ${JSON.stringify(after)}` : 'went'}`);
+    }
+  };
+  await compare('when the revision showed');
+  await settle();
+  await compare('once it settled');
+  return problems;
+}
+
+/**
+ * Resolves once the editor's pictures a person can see now (in the window) have loaded (a broken one never does) and its 3D
+ * models are drawn (or have failed): what a revision's arrival changes after it shows. Rejects after `timeoutMs`.
+ */
+export async function editorSettled(page: Page, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const check = `(() => {
+    const seen = (el) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth; };
+    const pictures = [...document.querySelectorAll('#editor-view img')].filter(seen).every((img) => img.complete && img.naturalWidth > 0);
+    const models = [...document.querySelectorAll('#editor-view figure.model-view')].every((f) => f.dataset.state !== 'loading');
+    return pictures && models;
+  })()`;
+  while (!(await page.evaluate(check))) {
+    if (Date.now() > deadline) throw new Error(`the editor's pictures and models did not load in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Presses Tab (as a person does, from wherever the focus is) until `target` has the focus; throws if
+ * it is not reached in `maxPresses`. Resolves with how many presses it took.
+ */
+export async function tabTo(page: Page, target: Locator, maxPresses = 200): Promise<number> {
+  for (let presses = 1; presses <= maxPresses; presses++) {
+    await page.keyboard.press('Tab');
+    // A function (not a string, which would be evaluated as an expression); its DOM types are not compiled here.
+    if (await target.evaluate((el) => el === (el as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)) return presses;
+  }
+  throw new Error(`Tab did not reach ${target} in ${maxPresses} presses`);
+}
+
+/** The focused element's computed outline (style, width): what shows a keyboard user where they are. */
+export async function focusOutline(page: Page): Promise<{ style: string; width: number }> {
+  return page.evaluate(`(() => { const s = getComputedStyle(document.activeElement); return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) || 0 }; })()`) as Promise<{ style: string; width: number }>;
+}
+
+/**
+ * Imports `file` as `kind` through the page's import form, as a person does, and resolves once the
+ * new resource is open (its title, the file's name without the extension, shown).
+ */
+export async function importThroughPage(page: Page, kind: string, file: { readonly name: string; readonly data: Uint8Array }): Promise<void> {
+  await page.selectOption('#import-kind', kind);
+  await page.setInputFiles('#import-file', { name: file.name, mimeType: 'application/octet-stream', buffer: Buffer.from(file.data) });
+  await page.click('#import-submit');
+  await page.locator('#editor-title', { hasText: file.name.replace(/\.[^.]*$/, '') }).waitFor();
 }

@@ -8,10 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
-import type { WireChatRequest } from '../../src/models/wire';
-import { reply, startScriptedModelServer, type ScriptStep } from '../../src/testkit/scripted-model-server';
+import { reply, startScriptedModelServer } from '../../src/testkit/scripted-model-server';
 import { tempDir } from '../support/temp-host';
-import { caller, texts } from './runtime-harness';
+import { caller, texts, twoPartsScript } from './runtime-harness';
 import { spawnHost, until } from './crash/spawn-host';
 
 
@@ -22,26 +21,8 @@ type KillPoint = 'before_ack' | 'after_ack' | 'after_delivery';
 describe('resume after SIGKILL', () => {
   it.each<KillPoint>(['before_ack', 'after_ack', 'after_delivery'])('keeps each result exactly once when killed %s', async (point) => {
     const dir = tempDir();
-    let releaseSubagents = point !== 'before_ack';
-    let hangMainAfterResults = point === 'after_delivery';
-    const script = async (body: WireChatRequest): Promise<ScriptStep> => {
-      const who = caller(body);
-      if (who !== 'main') {
-        while (!releaseSubagents) await new Promise((r) => setTimeout(r, 10));
-        return reply.toolCalls([{ name: 'submit_result', arguments: { result: `RESULT-${who.split('-')[0]}` } }]);
-      }
-      const seen = texts(body).join('\n');
-      if (seen.includes('RESULT-alpha') && seen.includes('RESULT-beta')) {
-        if (hangMainAfterResults) return reply.hang();
-        return reply.toolCalls([{ name: 'finish', arguments: { summary: 'both parts in' } }]);
-      }
-      if (seen.includes('acknowledged')) return reply.text('waiting for the parts');
-      return reply.toolCalls([
-        { id: 'd1', name: 'delegate', arguments: { assignment: 'part alpha', mode: 'async', agent: 'alpha' } },
-        { id: 'd2', name: 'delegate', arguments: { assignment: 'part beta', mode: 'async', agent: 'beta' } },
-        { id: 'h1', name: 'hold', arguments: {} },
-      ]);
-    };
+    const state = { releaseSubagents: point !== 'before_ack', hangMain: point === 'after_delivery' };
+    const script = twoPartsScript(state);
     const server = await startScriptedModelServer(script);
     try {
       const first = spawnHost([dir.path, server.baseUrl], { HOLD_MS: point === 'after_ack' ? '60000' : '0' });
@@ -60,8 +41,8 @@ describe('resume after SIGKILL', () => {
       await first.exited;
       await observer.close();
 
-      releaseSubagents = true;
-      hangMainAfterResults = false;
+      state.releaseSubagents = true;
+      state.hangMain = false;
       const second = spawnHost([dir.path, server.baseUrl, taskId]);
       expect(await second.exited).toBe(0);
       expect(second.lines.find((l) => l.startsWith('result '))).toBe('result {"status":"done","summary":"both parts in"}');

@@ -83,3 +83,29 @@ export function nextPendingApproval(host: Host): Promise<ApprovalRecord> {
     });
   });
 }
+
+/**
+ * Main delegates parts alpha and beta (async) and calls the long `hold` tool (run-child.ts), then
+ * finishes once both results are in; the subagents answer once `state.releaseSubagents`, and Main
+ * hangs on the results while `state.hangMain`. For the resume-after-kill tests.
+ */
+export function twoPartsScript(state: { releaseSubagents: boolean; hangMain?: boolean }): (body: WireChatRequest) => Promise<ScriptStep> {
+  return async (body) => {
+    const who = caller(body);
+    if (who !== 'main') {
+      while (!state.releaseSubagents) await new Promise((r) => setTimeout(r, 10));
+      return reply.toolCalls([{ name: 'submit_result', arguments: { result: `RESULT-${who.split('-')[0]}` } }]);
+    }
+    const seen = texts(body).join('\n');
+    if (seen.includes('RESULT-alpha') && seen.includes('RESULT-beta')) {
+      if (state.hangMain) return reply.hang();
+      return reply.toolCalls([{ name: 'finish', arguments: { summary: 'both parts in' } }]);
+    }
+    if (seen.includes('acknowledged')) return reply.text('waiting for the parts');
+    return reply.toolCalls([
+      { id: 'd1', name: 'delegate', arguments: { assignment: 'part alpha', mode: 'async', agent: 'alpha' } },
+      { id: 'd2', name: 'delegate', arguments: { assignment: 'part beta', mode: 'async', agent: 'beta' } },
+      { id: 'h1', name: 'hold', arguments: {} },
+    ]);
+  };
+}

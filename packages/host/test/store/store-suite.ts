@@ -227,6 +227,34 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
       expect(await store.read((tx) => tx.lastSeen.list('t', 'main'))).toEqual([{ taskId: 't', agentId: 'main', resourceId: 'r', revision: 2, callKey: 'call', previousRevision: 0, seenAt: at(2) }]);
     });
 
+    it('leases: taken when free, renewed by their holder, refused to another while live, taken over when expired or from a gone holder, released once', async () => {
+      const store = await open(await newPlace());
+      const acquire = (holder: string, durationMs: number, replacing?: string) => store.transaction((tx) => tx.leases.acquire('task:t', holder, durationMs, replacing));
+      const first = await acquire('a:1:x', 60_000);
+      expect(first).toMatchObject({ key: 'task:t', holder: 'a:1:x' });
+      expect(first.expiresAt - first.acquiredAt).toBe(60_000);
+      const renewed = await acquire('a:1:x', 60_000);
+      expect(renewed).toMatchObject({ holder: 'a:1:x', acquiredAt: first.acquiredAt });
+      expect(renewed.expiresAt).toBeGreaterThanOrEqual(first.expiresAt);
+      // Another holder gets the lease as it stands, unchanged.
+      expect(await acquire('b:2:y', 60_000)).toEqual({ ...renewed, now: expect.any(Number) });
+      // ... unless it names the holder it replaces (known to be gone).
+      expect(await acquire('b:2:y', 60_000, 'a:1:x')).toMatchObject({ holder: 'b:2:y' });
+      expect(await store.transaction((tx) => tx.leases.release('task:t', 'a:1:x'))).toBe(false);
+      // An expired lease goes to whoever asks next.
+      await acquire('b:2:y', 1);
+      const expiredAt = (await store.read((tx) => tx.leases.get('task:t')))!.expiresAt;
+      for (;;) {
+        const lease = await store.read((tx) => tx.leases.get('task:t'));
+        if (lease!.now > expiredAt) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(await acquire('c:3:z', 60_000)).toMatchObject({ holder: 'c:3:z' });
+      expect(await store.transaction((tx) => tx.leases.release('task:t', 'c:3:z'))).toBe(true);
+      expect(await store.read((tx) => tx.leases.get('task:t'))).toBeUndefined();
+      expect(await acquire('a:1:x', 60_000)).toMatchObject({ holder: 'a:1:x' });
+    });
+
     it('the Inbox: deduplicated by message id, leased oldest first until the lease expires, consumed once', async () => {
       const store = await open(await newPlace());
       const message = (messageId: string, recipient = 'main') => ({ messageId, taskId: 't', recipient, sender: 'user', kind: 'user' as const, body: { text: messageId }, createdAt: at(0) });

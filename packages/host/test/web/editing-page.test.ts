@@ -6,10 +6,11 @@
  * the person's value and tells them, overwriting nothing; a number out of range is refused in the
  * page and a value the kind refuses gets the host's error, and neither moves the revision;
  * choosing a group saves the person's selection, which an agent's view then has. An unsaved value
- * of a field with a `key` stays with its item (and keeps the focus) when the labels move.
+ * of a field with a `key` stays with its item (and keeps the focus) when the labels move. A person
+ * does a whole edit and a selection with the keyboard alone, the focused control always outlined.
  */
 import type { Page } from 'playwright-core';
-import { openSignedIn, problemsAtSizes, screenshot } from '../../src/testkit/page';
+import { focusOutline, openSignedIn, problemsAtSizes, screenshot, tabTo } from '../../src/testkit/page';
 import { BOARD_TITLE_PROBLEM, boardPlugin, type Board } from '../support/board-kind';
 import { ARTIFACTS, usePageServer } from './browser';
 
@@ -164,6 +165,34 @@ it("saves the group a person chooses as their selection, marks it, and an agent'
     // A click on the group's own text chooses it too.
     await page.locator('section.group[data-group="Card 1: Kickoff"] h4').click();
     await page.locator('section.group[data-group="Card 1: Kickoff"] [data-group-marks]', { hasText: 'you, human:bob' }).waitFor();
+    expect((await t.server.host.resources.getSelection(id, 'human:web'))?.selection).toEqual({ card: 'c1' });
+    expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+it('does a whole edit and chooses a group with the keyboard alone, the focused control outlined', async () => {
+  const { id, page, problems } = await openBoard({ cards: [{ id: 'c1', title: 'Kickoff', points: [] }] });
+  try {
+    // From the resource just opened (its button has the focus), Tab to the field, type, Tab to its Save, Enter.
+    await tabTo(page, field(page, 'Width'));
+    expect(await focusOutline(page)).toEqual({ style: 'solid', width: 2 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('320');
+    await tabTo(page, page.locator('button[data-field-save="Width"]'), 1);
+    expect(await focusOutline(page)).toEqual({ style: 'solid', width: 2 });
+    await page.keyboard.press('Enter');
+    await status(page, 'Width').filter({ hasText: 'Saved Width as revision 1' }).waitFor();
+    expect(await board(id)).toMatchObject({ width: 320 });
+    expect((await t.server.host.resources.history(id))[1]).toMatchObject({ operator: 'human:web', op: { type: 'set_width', width: 320 } });
+
+    // On to the card's Select button, and Enter chooses the card.
+    const select = page.locator('button[data-group-select="Card 1: Kickoff"]');
+    await tabTo(page, select);
+    expect(await focusOutline(page)).toEqual({ style: 'solid', width: 2 });
+    await page.keyboard.press('Enter');
+    await page.locator('section.group[data-group="Card 1: Kickoff"] [data-group-marks]', { hasText: 'you' }).waitFor();
     expect((await t.server.host.resources.getSelection(id, 'human:web'))?.selection).toEqual({ card: 'c1' });
     expect(problems).toEqual([]);
   } finally {

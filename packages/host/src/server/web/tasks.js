@@ -172,9 +172,9 @@ export class TasksPanel {
       h('p', { class: 'request' }, task.request),
       task.summary ? h('p', {}, 'Summary: ', task.summary) : null,
       agentTree(task, view.assignments),
-      section('Inbox (pending)', view.inbox, (m) => `to ${m.recipient} from ${m.sender}, ${m.kind}, ${when(m.createdAt)}`),
-      section('Monitors', view.monitors, (m) => `${m.id} ${m.status || ''}`),
-      section('Completion gate', view.gate, (g) => `${g.kind} ${g.id}: ${g.detail}`, 'Nothing holds the task open.'),
+      section('inbox', 'Inbox (pending)', view.inbox, (m) => `to ${m.recipient} from ${m.sender}, ${m.kind}, ${when(m.createdAt)}: “${preview(m.body)}”`),
+      section('monitors', 'Monitors', view.monitors, (m) => `${m.name || m.id} (${m.kind}): ${m.status}${m.lastCheckedAt ? `, last checked ${when(m.lastCheckedAt)}` : ''}`),
+      section('gate', 'Completion gate', view.gate, (g) => `${g.kind} ${g.id}: ${g.detail}`, 'Nothing holds the task open.'),
     );
   }
 
@@ -205,8 +205,15 @@ function agentTree(task, assignments) {
   );
 }
 
-function section(title, items, line, empty = 'None.') {
-  return h('div', { class: 'state-section' }, h('h4', {}, title), items.length === 0 ? h('p', { class: 'muted' }, empty) : h('ul', {}, items.map((item) => h('li', {}, line(item)))));
+function section(name, title, items, line, empty = 'None.') {
+  return h('div', { class: 'state-section', dataset: { section: name } }, h('h4', {}, title), items.length === 0 ? h('p', { class: 'muted' }, empty) : h('ul', {}, items.map((item) => h('li', {}, line(item)))));
+}
+
+/** What an Inbox message says, shortened: its text, or a result's or message's own words. */
+function preview(body) {
+  const text = typeof body === 'string' ? body : (body && (body.text || body.result || body.message)) || JSON.stringify(body);
+  const line = String(text).replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 /** One conversation log entry: who spoke, and what (text, or the tools called). */

@@ -35,10 +35,17 @@ export function updateBlocks(view, blocks, ctx) {
 }
 
 function group(block, ctx) {
-  const section = renderGroup(block, ctx, (inner) => renderBlock(inner, ctx));
-  // Its inner blocks reconcile on their own next time, so an edit in one slide keeps the others' elements.
+  // Its inner blocks are drawn as reconcile draws them, and reconcile on their own next time, so an
+  // edit in one slide keeps the others' elements, and the first revision after it keeps this one's.
+  const section = renderGroup(block, ctx, (inner) => drawn(inner, (b) => renderBlock(b, ctx)));
   section.updateInner = (next) => reconcile(section.querySelector('.group-body'), next.blocks, (inner) => renderBlock(inner, ctx));
   return section;
+}
+
+/** `render(block)`'s element (a hidden placeholder for nothing), marked with the block it shows, for reconcile to compare. */
+function drawn(block, render) {
+  const element = render(block) ?? h('div', { hidden: true });
+  return Object.assign(element, { blockJson: JSON.stringify(block), blockType: block.type, groupHead: block.type === 'group' ? headOf(block) : undefined });
 }
 
 /** Keeps each child whose block is unchanged; replaces the others where they stand (updateBlocks puts the focus back). */
@@ -58,8 +65,7 @@ function reconcile(parent, blocks, render) {
       Object.assign(before, { src: block.url, alt: block.alt, blockJson: json });
       return;
     }
-    const next = render(block) ?? h('div', { hidden: true });
-    Object.assign(next, { blockJson: json, blockType: block.type, groupHead: block.type === 'group' ? headOf(block) : undefined });
+    const next = drawn(block, render);
     if (before) before.replaceWith(next);
     else parent.append(next);
   });

@@ -43,6 +43,9 @@ export class LiveHub {
   private readonly stopListening: () => void;
   private readonly timers: NodeJS.Timeout[] = [];
   private polling = false;
+  /** A wake-up arrived during a poll: poll again when it ends. */
+  private again = false;
+  private readonly stopWatching: () => void;
 
   constructor(
     private readonly host: Host,
@@ -55,6 +58,8 @@ export class LiveHub {
     if (pollMs > 0) this.timers.push(setInterval(() => void this.poll(), pollMs).unref());
     const heartbeatMs = options.heartbeatMs ?? 30_000;
     if (heartbeatMs > 0) this.timers.push(setInterval(() => this.heartbeat(), heartbeatMs).unref());
+    // Another host's commit (PostgreSQL's NOTIFY) catches subscribers up at once; the poll stays the fallback.
+    this.stopWatching = host.store.watchCommits(() => void this.poll());
   }
 
   /** Takes over an upgraded socket, opened with `principal`'s credential. */
@@ -96,6 +101,7 @@ export class LiveHub {
 
   close(): void {
     this.stopListening();
+    this.stopWatching();
     for (const timer of this.timers) clearInterval(timer);
     for (const connection of [...this.connections]) {
       connection.dispose();
@@ -138,13 +144,21 @@ export class LiveHub {
    * position (usually one), not one per client.
    */
   private async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
     this.polling = true;
+    this.again = false;
+    let skipped = false;
     try {
       await this.closeRevoked();
       for (const [resourceId, subs] of [...this.byResource]) {
         // A revision of this process still on its way to the subscribers is not theirs to catch up on.
-        if (this.fanningOut.has(resourceId)) continue;
+        if (this.fanningOut.has(resourceId)) {
+          skipped = true;
+          continue;
+        }
         const positions = new Set([...subs].filter((s) => s.live).map((s) => s.revision));
         for (const position of positions) {
           const newer = await this.host.resources.history(resourceId, { after: position, limit: 1 });
@@ -156,6 +170,8 @@ export class LiveHub {
       // A resource that vanished or a busy store: the next poll tries again.
     } finally {
       this.polling = false;
+      // A wake-up must not be lost to a resource skipped for its fan-out: look again once that ran.
+      if (this.again || skipped) setImmediate(() => void this.poll());
     }
   }
 

@@ -8,6 +8,7 @@ import { PgEventRepo } from './repos/event-repo';
 import { PgIdempotencyRepo } from './repos/idempotency-repo';
 import { PgInboxRepo } from './repos/inbox-repo';
 import { PgJobRepo } from './repos/job-repo';
+import { PgLeaseRepo } from './repos/lease-repo';
 import { PgLastSeenRepo } from './repos/last-seen-repo';
 import { PgModelCallRepo } from './repos/model-call-repo';
 import { PgMonitorRepo } from './repos/monitor-repo';
@@ -42,6 +43,7 @@ export function pgTx(s: PgSession): StoreTx {
     lastSeen: new PgLastSeenRepo(s),
     publications: new PgPublicationRepo(s),
     runs: new PgRunRepo(s),
+    leases: new PgLeaseRepo(s),
   };
   sessions.set(tx, s);
   return tx;

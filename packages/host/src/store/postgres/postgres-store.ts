@@ -9,6 +9,7 @@ import { isConnectionError, toPgStoreError } from './pg-errors';
 import { pgTx, sessionOf } from './pg-tx';
 import { insertPgRows, pgRows } from './pg-dump';
 import { createPool, redactUrl, type PoolSettings } from './pool';
+import { COMMITS_CHANNEL, CommitListener } from './commit-listener';
 import { PgSession } from './session';
 import { WRITE_LOCK } from './write-lock';
 
@@ -55,6 +56,7 @@ export class PostgresStore implements Store {
   private readonly begin: string;
   private closed = false;
   private durable = 0;
+  private readonly commits: CommitListener;
 
   private constructor(
     private readonly pool: Pool,
@@ -66,7 +68,8 @@ export class PostgresStore implements Store {
     const busy = options.busyTimeoutMs ?? 5000;
     // One round trip: BEGIN, the lock and its wait limit. A session that stalls inside a transaction
     // (a host frozen mid-batch) is ended by the server, which frees the lock for the other hosts.
-    this.begin = `BEGIN; SET LOCAL lock_timeout = ${busy}; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(busy, 60_000)};${sessionSettings} SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+    this.begin = `BEGIN; SET LOCAL lock_timeout = ${busy}; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(busy, 60_000)};${sessionSettings} SELECT pg_advisory_xact_lock(${WRITE_LOCK}); NOTIFY ${COMMITS_CHANNEL}`;
+    this.commits = new CommitListener(options.url);
     this.queue = new WriteQueue(group, this.mutex, (batch) => this.runBatch(batch));
   }
 
@@ -135,7 +138,12 @@ export class PostgresStore implements Store {
     return this.snapshot((s) => currentPgVersion(s.client));
   }
 
+  watchCommits(listener: () => void): () => void {
+    return this.commits.subscribe(listener);
+  }
+
   async close(): Promise<void> {
+    await this.commits.close();
     if (this.closed) return;
     this.closed = true;
     // Behind every batch already queued; reads in flight finish before the pool ends.

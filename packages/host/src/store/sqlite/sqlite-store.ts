@@ -22,6 +22,7 @@ import { SqliteUserRepo } from './repos/user-repo';
 import { SqliteApprovalRepo } from './repos/approval-repo';
 import { SqlitePublicationRepo } from './repos/publication-repo';
 import { SqliteRunRepo } from './repos/run-repo';
+import { SqliteLeaseRepo } from './repos/lease-repo';
 import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
@@ -142,6 +143,7 @@ export class SqliteStore implements Store {
       publications: new SqlitePublicationRepo(this.db),
       lastSeen: new SqliteLastSeenRepo(this.db),
       runs: new SqliteRunRepo(this.db),
+      leases: new SqliteLeaseRepo(this.db),
     };
   }
 
@@ -156,6 +158,11 @@ export class SqliteStore implements Store {
 
   keepText(text: string): Promise<string> {
     return this.values.keep(text);
+  }
+
+  watchCommits(): () => void {
+    // No notifications between SQLite processes: callers' polls find other processes' commits.
+    return () => undefined;
   }
 
   async integrityCheck(): Promise<string[]> {

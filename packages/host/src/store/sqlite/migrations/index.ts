@@ -11,10 +11,11 @@ import { publicationsMigration } from './008-publications';
 import { lastSeenMigration } from './009-last-seen';
 import { runsMigration } from './010-runs';
 import { resourceTitlesMigration } from './011-resource-titles';
+import { leasesMigration } from './012-leases';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */
-export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration];
+export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration, leasesMigration];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
