@@ -72,6 +72,8 @@ export interface LoopSetup {
  */
 /** A tool call that threw because the loop was stopped (a cancel, the host closing). */
 const INTERRUPTED = Symbol('interrupted');
+/** Records read first when looking for the newest assistant entry (then pages of `PAGE`). */
+const TAIL_FIRST_PAGE = 16;
 
 export class AgentLoop {
   private compactRequested = false;
@@ -270,10 +272,12 @@ export class AgentLoop {
     const s = this.setup;
     return s.store.read(async (tx) => {
       const newestFirst: ConversationRecord[] = [];
-      for (let beforeSeq: number | undefined; ; ) {
-        const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq: 0, beforeSeq, limit: PAGE });
+      // The newest assistant entry is nearly always within the last few records (its call and
+      // results): a small first page spares parsing a full page every turn.
+      for (let beforeSeq: number | undefined, limit = TAIL_FIRST_PAGE; ; limit = PAGE) {
+        const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq: 0, beforeSeq, limit });
         newestFirst.push(...page);
-        if (page.length < PAGE || page.some((r) => toChatMessage(r).role === 'assistant')) break;
+        if (page.length < limit || page.some((r) => toChatMessage(r).role === 'assistant')) break;
         beforeSeq = page[page.length - 1]!.seq;
       }
       return newestFirst.reverse();

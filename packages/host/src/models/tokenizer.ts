@@ -84,6 +84,7 @@ class CountingTokenizer implements Tokenizer {
   private readonly cache = new Map<string, number>();
   private cachedChars = 0;
   private readonly tools = new WeakMap<readonly ToolSpec[], number>();
+  private readonly messages = new WeakMap<ChatMessage, number>();
 
   constructor(
     readonly encoding: Tokenizer['encoding'],
@@ -106,6 +107,16 @@ class CountingTokenizer implements Tokenizer {
   }
 
   countMessage(message: ChatMessage): number {
+    // The context loader keeps a task's parsed messages across turns: the same objects come back
+    // every turn, and one lookup here spares hashing each of their texts again.
+    const known = this.messages.get(message);
+    if (known !== undefined) return known;
+    const tokens = this.countMessageParts(message);
+    this.messages.set(message, tokens);
+    return tokens;
+  }
+
+  private countMessageParts(message: ChatMessage): number {
     let tokens = MESSAGE_OVERHEAD_TOKENS + this.countText(message.role);
     switch (message.role) {
       case 'assistant':
