@@ -116,6 +116,8 @@ export class AgentRuntime {
     signal?.addEventListener('abort', abort, { once: true });
     const promise = this.leasedRun(taskId, controller).finally(() => {
       this.runs.delete(taskId);
+      // A later run reads the task's total afresh: a long-lived server keeps none per finished task.
+      this.runningTotals.delete(taskId);
       this.closing.signal.removeEventListener('abort', abort);
       signal?.removeEventListener('abort', abort);
     });
