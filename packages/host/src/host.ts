@@ -27,6 +27,8 @@ import type { SynchronousMode } from './store/sqlite/sqlite-store';
 import type { GroupCommitSettings } from './store/write-queue';
 import type { Store } from './store/store';
 import { Leases, type LeaseSettings } from './store/leases/leases';
+import { InboxFeed } from './agents/inbox-feed';
+import { HostPresence } from './store/leases/presence';
 
 export interface HostOptions {
   /** The workspace directory: one database and the files of its tasks. Created if missing. */
@@ -98,7 +100,13 @@ export class Host {
   readonly leases: Leases;
   /** Plugins named in configuration that were left out, and why. */
   readonly pluginProblems: readonly PluginProblem[];
+  /** Every host's Inbox posts, which wake agents parked here (PostgreSQL; none on SQLite). */
+  readonly inboxFeed: InboxFeed | undefined;
+  /** Stops folding other hosts' coordinator events in as they are announced. */
+  private readonly unfollowLog: () => void;
   private readonly external: ExternalSessions;
+  /** That this host runs, for hosts elsewhere judging the jobs started on this machine. */
+  private readonly presence: HostPresence;
   private readonly onBackgroundError: (error: unknown) => void;
   private externalPoll: NodeJS.Timeout | undefined;
   private polling = false;
@@ -107,9 +115,11 @@ export class Host {
     workspaceDir: string;
     store: Store;
     leases: Leases;
+    presence: HostPresence;
     registry: PluginRegistry;
     resources: ResourceService;
     coordinator: Coordinator;
+    inboxFeed: InboxFeed | undefined;
     jobs: JobService;
     monitors: MonitorService;
     runs: Runs;
@@ -125,6 +135,7 @@ export class Host {
     this.workspaceDir = parts.workspaceDir;
     this.store = parts.store;
     this.leases = parts.leases;
+    this.presence = parts.presence;
     this.registry = parts.registry;
     this.resources = parts.resources;
     this.exports = new ExportService(parts.resources, parts.registry);
@@ -136,6 +147,9 @@ export class Host {
     }
     this.views = new ViewService(parts.resources, parts.registry);
     this.coordinator = parts.coordinator;
+    this.inboxFeed = parts.inboxFeed;
+    // Another host's records reach this one's listeners (its live clients) at once, in order.
+    this.unfollowLog = parts.coordinator.follow();
     this.jobs = parts.jobs;
     this.monitors = parts.monitors;
     this.runs = parts.runs;
@@ -169,11 +183,15 @@ export class Host {
     const now = (): string => clock().toISOString();
     const store = await openWorkspaceStore(workspaceDir, { synchronous: options.synchronous, groupCommit: options.groupCommit, databaseUrl: options.databaseUrl });
     const leases = new Leases(store, options.leases, options.onBackgroundError);
+    const presence = new HostPresence(leases, options.onBackgroundError);
     let jobs: JobService | undefined;
     let monitors: MonitorService | undefined;
     let runs: Runs | undefined;
+    let inboxFeed: InboxFeed | undefined;
     try {
-      jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError });
+      // A long-lived host vouches for this machine's jobs from its start; a short one once it starts a job.
+      if (options.pollMonitors !== false) await presence.start();
+      jobs = await JobService.open({ store, workspaceDir, now, onBackgroundError: options.onBackgroundError, presence });
       monitors = await MonitorService.open({
         store,
         workspaceDir,
@@ -195,9 +213,10 @@ export class Host {
       ];
       const events = new RevisionEvents(options.onBackgroundError);
       const limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.limits };
-      const external = new ExternalSessions({ workspaceDir, jobs });
+      const external = new ExternalSessions({ workspaceDir, jobs, leases });
       const resources = new ResourceService({ store, registry, events, limits, now, external });
       const coordinator = await Coordinator.open(store, now);
+      inboxFeed = await InboxFeed.start(store, options.onBackgroundError);
       mcp.attach(registry, (id) => resources.syncExternal(id));
       // Last, so that a start that fails leaves nothing else half-open.
       pluginProblems.push(...(await startPlugins(registry.plugins(), { workspaceDir, longLived: options.pollMonitors !== false })));
@@ -207,9 +226,11 @@ export class Host {
         workspaceDir,
         store,
         leases,
+        presence,
         registry,
         resources,
         coordinator,
+        inboxFeed,
         jobs,
         monitors,
         runs,
@@ -223,9 +244,11 @@ export class Host {
         workMaxFileBytes: options.workMaxFileBytes,
       });
     } catch (error) {
+      inboxFeed?.close();
       await runs?.close();
       await monitors?.close();
       await jobs?.close();
+      await presence.stop();
       await leases.close();
       await store.close();
       throw error;
@@ -240,6 +263,9 @@ export class Host {
     await this.monitors.close();
     await this.runs.close();
     await this.jobs.close();
+    this.unfollowLog();
+    this.inboxFeed?.close();
+    await this.presence.stop();
     await this.leases.close();
     await this.store.close();
   }

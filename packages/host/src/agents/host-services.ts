@@ -6,6 +6,7 @@ import type { PluginRegistry } from '../plugins/registry';
 import type { ResourceApi } from '../plugins/resource-api';
 import type { Store } from '../store/store';
 import type { Leases } from '../store/leases/leases';
+import type { InboxFeed } from './inbox-feed';
 import type { Publications } from './publications';
 import type { Runs } from './runs';
 import type { WorkHistory } from './work-history';
@@ -30,4 +31,6 @@ export interface HostServices {
   readonly runs: Runs;
   /** Tasks' `work/` folders under git (absent: no snapshots). */
   readonly workHistory?: WorkHistory;
+  /** Other hosts' Inbox posts, to wake agents parked here (absent on SQLite: one machine). */
+  readonly inboxFeed?: InboxFeed;
 }

@@ -3,6 +3,7 @@ import type { Json } from '../store/records';
 import type { Store } from '../store/store';
 import { Emitter } from '../util/emitter';
 import { newId } from '../util/ids';
+import type { InboxFeed } from './inbox-feed';
 
 export interface PostRequest {
   /** Give a stable id to make re-posting after a crash harmless; a new one is made otherwise. */
@@ -29,6 +30,8 @@ export class Inbox {
     private readonly store: Store,
     private readonly now: () => Date,
     private readonly leaseMs = 30_000,
+    /** Other hosts' posts (PostgreSQL), for `wakeups`. */
+    private readonly feed?: InboxFeed,
   ) {}
 
   async post(request: PostRequest): Promise<{ messageId: string; duplicate: boolean }> {
@@ -91,7 +94,18 @@ export class Inbox {
     return this.store.read((tx) => tx.inbox.pending(taskId, recipient));
   }
 
+  /** Posts made here (this Inbox's, and those passed to `notifyPosted`): what this host's live clients are told of. */
   subscribe(listener: InboxListener): () => void {
     return this.posted.subscribe(listener);
+  }
+
+  /**
+   * Posts that may wake a parked agent: those made here and, through the feed, every other host's,
+   * so a message posted on another host wakes an agent parked on this one. A post may come twice
+   * (made here, then read by the feed): it is a wake-up, not a delivery.
+   */
+  wakeups(listener: InboxListener): () => void {
+    const stops = [this.posted.subscribe(listener), ...(this.feed ? [this.feed.subscribe(listener)] : [])];
+    return () => stops.forEach((stop) => stop());
   }
 }

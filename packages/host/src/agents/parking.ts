@@ -19,6 +19,8 @@ export interface WakeDeps {
   readonly inbox: Inbox;
   readonly resources: ResourceApi;
   readonly now: () => Date;
+  /** Commits by other hosts (Store.watchCommits), whose revisions publish no events here. */
+  readonly commits?: (listener: () => void) => () => void;
 }
 
 /** The `sleep_until` tool: parks on a time, a resource revision, the Inbox or a monitor's next event. */
@@ -94,16 +96,19 @@ export async function waitForWake(
         const { resourceId, afterRevision } = wake.resource;
         cleanups.push(deps.resources.subscribe((e) => e.resourceId === resourceId && e.revision > afterRevision && resolve('resource')));
         deps.resources.get(resourceId).then((r) => r.revision > afterRevision && resolve('resource'), reject);
+        // Another host's commit: one small read of the history says whether it moved this resource.
+        const moved = (): void => void deps.resources.history(resourceId, { after: afterRevision, limit: 1 }).then((h) => h.length > 0 && resolve('resource'), () => undefined);
+        if (deps.commits) cleanups.push(deps.commits(moved));
       }
       if (wake.inbox) {
-        cleanups.push(deps.inbox.subscribe((m) => m.taskId === target.taskId && m.recipient === target.agentId && resolve('inbox')));
+        cleanups.push(deps.inbox.wakeups((m) => m.taskId === target.taskId && m.recipient === target.agentId && resolve('inbox')));
         deps.inbox.pending(target.taskId, target.agentId).then((p) => p.length > 0 && resolve('inbox'), reject);
       }
       if (wake.monitorId !== undefined) {
         const prefix = `monitor:${wake.monitorId}:`;
         const mine = (m: { taskId: string; recipient: string; messageId: string }): boolean =>
           m.taskId === target.taskId && m.recipient === target.agentId && m.messageId.startsWith(prefix);
-        cleanups.push(deps.inbox.subscribe((m) => mine(m) && resolve('monitor')));
+        cleanups.push(deps.inbox.wakeups((m) => mine(m) && resolve('monitor')));
         deps.inbox.pending(target.taskId, target.agentId).then((p) => p.some(mine) && resolve('monitor'), reject);
       }
     });

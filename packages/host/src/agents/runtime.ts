@@ -51,7 +51,8 @@ export class AgentRuntime {
 
   constructor(private readonly options: RuntimeOptions) {
     this.now = options.now ?? (() => new Date());
-    this.inbox = new Inbox(options.host.store, this.now);
+    // Other hosts' posts wake agents parked here too (PostgreSQL: the host's Inbox feed).
+    this.inbox = new Inbox(options.host.store, this.now, undefined, options.host.inboxFeed);
     // A monitor stores its event in the Inbox itself; parked agents learn of it here.
     this.stopMonitorEvents = options.host.monitors.onEvent((event) => this.inbox.notifyPosted(event.message));
     this.delegation = new Delegation({
@@ -363,7 +364,7 @@ export class AgentRuntime {
   }
 
   private wakeDeps(): WakeDeps {
-    return { inbox: this.inbox, resources: this.host.resources, now: this.now };
+    return { inbox: this.inbox, resources: this.host.resources, now: this.now, commits: (listener) => this.host.store.watchCommits(listener) };
   }
 
   private emit(event: RuntimeEvent): void {

@@ -16,7 +16,7 @@ export type CoordinatorListener = (event: CoordinatorEvent & { seq: number }) =>
  * The coordinator runtime's record keeper: appends events to the durable log and keeps the state
  * that is their fold. An event is checked against the current state before it is appended, so the
  * log never holds an event the fold would refuse. Events appended by another process on the same
- * workspace are folded in before each append (and on `refresh`).
+ * workspace are folded in before each append, on `refresh`, and (PostgreSQL) when announced (`follow`).
  */
 export class Coordinator {
   private readonly state: CoordinatorState = emptyState();
@@ -91,6 +91,25 @@ export class Coordinator {
 
   subscribe(listener: CoordinatorListener): () => void {
     return this.records.subscribe(listener);
+  }
+
+  /**
+   * Folds in events other hosts append as soon as the store announces them (PostgreSQL), so this
+   * host's listeners get their records in order at once rather than at its own next append or
+   * refresh. A failed read is left to those: they fold in whatever is missing. Returns the stop.
+   */
+  follow(): () => void {
+    let queued = false;
+    return this.store.watchAppends('events', (seq) => {
+      if (queued || (seq !== undefined && seq <= this.state.lastSeq)) return;
+      queued = true;
+      this.mutex
+        .run(() => {
+          queued = false;
+          return this.store.read((tx) => this.catchUp(tx));
+        })
+        .catch(() => undefined);
+    });
   }
 
   private async catchUp(tx: StoreTx): Promise<void> {

@@ -6,6 +6,7 @@ import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
 import type { Store } from '../store/store';
+import type { HostPresence } from '../store/leases/presence';
 import { Emitter } from '../util/emitter';
 import { newId } from '../util/ids';
 import { isPlainObject } from '../util/json';
@@ -16,7 +17,7 @@ import { LogFollower, compilePattern, readRetainedLog, selectLines, type LogQuer
 import { LogMatchCounter } from './log-match-counter';
 import { JobWatcher } from './job-watcher';
 import { launchSupervisor } from './launch';
-import { observe, signalJob } from './observe';
+import { observe, observeElsewhere, signalJob } from './observe';
 import { judge } from './reconcile';
 import type { SandboxSpec } from './sandbox';
 import { sandboxCwd, sandboxFor, type SandboxRequest } from './sandbox-policy';
@@ -37,6 +38,14 @@ export interface JobServiceOptions {
   readonly onJobEnded?: (job: JobRecord) => void;
   /** Called when a background check fails. */
   readonly onBackgroundError?: (error: unknown) => void;
+  /**
+   * This host's presence among the hosts on the workspace (store/leases/presence.ts): each job
+   * records this machine's host id, and a job started on another machine is judged by whether a
+   * host there still runs, not by its pids, which mean nothing here. Without it every job is taken
+   * for this machine's (a bare service over one machine's workspace). `start` takes the presence
+   * lease if the host does not hold it yet.
+   */
+  readonly presence?: HostPresence;
 }
 
 export interface StartOptions {
@@ -77,6 +86,10 @@ const POLL_WHILE_CANCELLING_MS = 50;
  *   A pid that now belongs to another process (start time differs) does not count as the job.
  * - `cancel` records the request, SIGTERMs the command's process group and SIGKILLs it after the
  *   grace period; it resolves when the job ended (`cancelled`) or the grace plus a margin passed.
+ * - Several hosts (see `presence`): a job belongs to the machine that started it. Hosts there
+ *   judge it by its processes as above; a host elsewhere ends it only by its exit record, or as
+ *   `uncertain` once no host on its machine runs. A cancel from elsewhere is recorded, and a host
+ *   on the job's machine signals the job when it next looks at it.
  */
 export class JobService {
   private readonly store: Store;
@@ -88,6 +101,8 @@ export class JobService {
   private readonly watcher: JobWatcher;
   /** Told of each job that starts or ends in this process's view (live clients follow jobs this way). */
   private readonly changes = new Emitter<JobRecord>();
+  /** Jobs whose cancel this service has signalled (its own cancels, and requests it delivered). */
+  private readonly signalled = new Set<string>();
 
   constructor(private readonly options: JobServiceOptions) {
     this.store = options.store;
@@ -129,11 +144,14 @@ export class JobService {
       error: null,
       createdBy: options.operator ?? null,
       taskId: options.taskId ?? null,
+      hostId: this.options.presence?.hostId ?? null,
       createdAt: this.now(),
       startedAt: null,
       endedAt: null,
       cancelRequestedAt: null,
     };
+    // Hosts elsewhere leave this machine's jobs running only while a host here is present.
+    await this.options.presence?.start();
     // The record is durable before the process exists: a crash from here on leaves a job that
     // reconciliation can judge, never a process the host does not know about.
     const existing = await this.store.transaction(async (tx) => {
@@ -216,10 +234,12 @@ export class JobService {
     }
     const at = this.now();
     writeJsonAtomic(jobPaths(this.workspaceDir, id).cancel, { graceMs, requestedAt: at } satisfies CancelFile);
+    this.signalled.add(id);
     await this.store.transaction((tx) => tx.jobs.requestCancel(id, at));
     const marked = await this.get(id);
     if (marked.status !== 'running') return marked;
-    const kill = signalJob(marked);
+    // A job on another machine is signalled by a host there, which sees the request (`deliverCancel`).
+    const kill = this.runsElsewhere(marked) ? undefined : signalJob(marked);
     const killAt = Date.now() + graceMs;
     const giveUpAt = killAt + CANCEL_MARGIN_MS;
     for (;;) {
@@ -233,7 +253,8 @@ export class JobService {
   /** Reconciles every running job (at start, and on each watcher tick). */
   async reconcile(): Promise<void> {
     const running = await this.store.read((tx) => tx.jobs.list({ status: 'running' }));
-    for (const record of running) await this.refresh(record);
+    const machines = new Map<string, Promise<boolean>>();
+    for (const record of running) await this.refresh(record, machines);
   }
 
   /** Starts polling running jobs, so that exits are noticed while nobody asks. */
@@ -246,8 +267,10 @@ export class JobService {
     await this.watcher.stop();
   }
 
-  private async refresh(record: JobRecord): Promise<JobRecord> {
+  /** `machines`: whether a host runs on each other machine, asked once per reconcile pass. */
+  private async refresh(record: JobRecord, machines = new Map<string, Promise<boolean>>()): Promise<JobRecord> {
     if (record.status !== 'running') return record;
+    if (this.runsElsewhere(record)) return this.refreshElsewhere(record, machines);
     const now = this.now();
     const seen = observe(record, jobPaths(this.workspaceDir, record.id), Date.parse(now));
     let current = record;
@@ -257,7 +280,35 @@ export class JobService {
       current = { ...record, ...identity };
     }
     const end = judge(current, seen, now);
-    return end ? this.end(current, end) : current;
+    if (end) return this.end(current, end);
+    this.deliverCancel(current);
+    return current;
+  }
+
+  /** Whether the job runs on another machine than this host's (its pids mean nothing here). */
+  private runsElsewhere(record: JobRecord): record is JobRecord & { hostId: string } {
+    const here = this.options.presence?.hostId;
+    return here !== undefined && record.hostId !== null && record.hostId !== here;
+  }
+
+  /** A job of another machine: ended by its exit record, or `uncertain` once no host runs there. */
+  private async refreshElsewhere(record: JobRecord & { hostId: string }, machines: Map<string, Promise<boolean>>): Promise<JobRecord> {
+    const now = this.now();
+    let hostRunning = machines.get(record.hostId);
+    if (!hostRunning) machines.set(record.hostId, (hostRunning = this.options.presence!.machineRunning(record.hostId)));
+    const seen = observeElsewhere(record, jobPaths(this.workspaceDir, record.id), Date.parse(now), await hostRunning);
+    const end = judge(record, seen, now);
+    return end ? this.end(record, end) : record;
+  }
+
+  /**
+   * Signals a running job whose cancel was requested where it could not be signalled (a host on
+   * another machine): SIGTERM to its supervisor, which escalates to SIGKILL after the grace period.
+   */
+  private deliverCancel(record: JobRecord): void {
+    if (record.cancelRequestedAt === null || record.pid === null || this.signalled.has(record.id)) return;
+    this.signalled.add(record.id);
+    signalJob(record);
   }
 
   /** How many rotated files the job's logs keep: its own spec's limits, which may predate this service's. */
@@ -267,6 +318,7 @@ export class JobService {
 
   private async end(record: JobRecord, end: JobEnd): Promise<JobRecord> {
     const changed = await this.store.transaction((tx) => tx.jobs.finish(record.id, end));
+    this.signalled.delete(record.id);
     const stored = (await this.store.read((tx) => tx.jobs.get(record.id))) ?? record;
     if (changed) {
       this.options.onJobEnded?.(stored);

@@ -38,6 +38,22 @@ export function observe(record: JobRecord, paths: JobPaths, nowMs: number): Obse
 }
 
 /**
+ * Looks at a running job of another machine, where its processes cannot be checked: `hostRunning`
+ * (whether a host there runs, found first: liveness before exit.json, as above) and its exit
+ * record, which the supervisor there wrote into the shared workspace folder.
+ */
+export function observeElsewhere(record: JobRecord & { hostId: string }, paths: JobPaths, nowMs: number, hostRunning: boolean): Observed {
+  return {
+    identityKnown: record.pid !== null,
+    supervisorAlive: false,
+    processAlive: false,
+    exit: readJsonFile<ExitFile>(paths.exit),
+    ageMs: nowMs - Date.parse(record.createdAt),
+    elsewhere: { hostId: record.hostId, hostRunning },
+  };
+}
+
+/**
  * Asks a running job to stop. With its supervisor alive, SIGTERM to the supervisor, which
  * SIGTERMs the command's group and SIGKILLs it after the grace period (so the escalation survives
  * the host). With the supervisor gone but the command alive, SIGTERM to the group here, and the

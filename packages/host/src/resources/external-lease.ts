@@ -1,64 +1,34 @@
-import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CoworkError } from '../errors';
-import { isSameProcess, processStartTime, type ProcessRef } from '../util/process-identity';
+import type { LeaseRecord } from '../store/lease-records';
+import type { LeaseHandle, Leases } from '../store/leases/leases';
 
-/** Who drives a resource's application now: a process (pid and start time) and one host in it. */
-interface LeaseHolder extends ProcessRef {
-  readonly token: string;
+/** The lease of the host that drives a resource's application. */
+export function externalLeaseKey(resourceId: string): string {
+  return `external:${resourceId}`;
 }
-
-const LEASE_FILE = 'session.lease';
 
 /**
  * One host at a time drives an external resource's application: two hosts (a server and a CLI
- * command, or two servers) each taking its own per-resource lock would interleave their ops. The
- * lease is a file in the resource directory naming the holder; a holder that is no longer running
- * (a crashed host) is replaced. Returns the release function.
+ * command on one machine, or servers on several machines sharing a PostgreSQL database) each
+ * taking its own per-resource lock would interleave their ops. The lease is in the store, so every
+ * host on the workspace sees it; it is renewed while this host's session is open, released when
+ * the session closes, and a holder that died loses it (at once when it ran on this machine and
+ * its pid is gone, else when its lease ends). `onLost`: a renewal failed, another host may drive
+ * the application now. Refused with `external_unavailable` (`held_by_another_host`).
  */
-export function takeExternalLease(resourceDir: string, resourceId: string): () => void {
-  const path = join(resourceDir, LEASE_FILE);
-  const me: LeaseHolder = { pid: process.pid, startTime: processStartTime(process.pid) ?? null, token: randomBytes(8).toString('hex') };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (create(path, me)) return () => release(path, me);
-    const holder = read(path);
-    if (holder && isSameProcess(holder)) {
-      throw new CoworkError('external_unavailable', `resource ${resourceId} is driven by another host (pid ${holder.pid}); make changes through that host, or stop it first`, {
-        reason: 'held_by_another_host',
-        resourceId,
-        holderPid: holder.pid,
-      });
-    }
-    // The holder is gone (a crashed host): its lease is stale.
-    rmSync(path, { force: true });
-  }
-  throw new CoworkError('external_unavailable', `could not take the lease of resource ${resourceId}`, { reason: 'lease_contended', resourceId });
+export async function holdExternalLease(leases: Leases, resourceId: string, onLost: () => void): Promise<LeaseHandle> {
+  const taken = await leases.hold(externalLeaseKey(resourceId), onLost);
+  if ('held' in taken) return taken.held;
+  throw externalHeldError(resourceId, taken.other);
 }
 
-/** Creates the lease atomically: written aside, then linked into place, which fails if one exists. */
-function create(path: string, me: LeaseHolder): boolean {
-  const temporary = `${path}.${me.token}`;
-  writeFileSync(temporary, JSON.stringify(me));
-  try {
-    linkSync(temporary, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-}
-
-function read(path: string): LeaseHolder | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LeaseHolder;
-  } catch {
-    return undefined;
-  }
-}
-
-function release(path: string, me: LeaseHolder): void {
-  if (read(path)?.token === me.token) rmSync(path, { force: true });
+function externalHeldError(resourceId: string, lease: LeaseRecord): CoworkError {
+  const endsAt = new Date(lease.expiresAt).toISOString();
+  const inSeconds = Math.max(0, Math.ceil((lease.expiresAt - lease.now) / 1000));
+  return new CoworkError(
+    'external_unavailable',
+    `the application of resource ${resourceId} is driven by another host (${lease.holder}), whose lease ends at ${endsAt} (in ${inSeconds} s) unless it renews it: ` +
+      'make the change through that host, or stop it; this host can drive the application once that host has stopped and its lease has ended',
+    { reason: 'held_by_another_host', resourceId, holder: lease.holder, leaseExpiresAt: endsAt },
+  );
 }

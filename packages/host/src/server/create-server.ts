@@ -34,6 +34,7 @@ import { registerWorkFileRoutes } from './routes/work-files';
 import { registerRunRoutes } from './routes/runs';
 import { registerJobLogRoutes } from './routes/job-logs';
 import { TaskEvents } from './task-events';
+import { TaskEventRelay } from './task-event-relay';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner';
 import { LiveHub, type HubOptions } from './ws/hub';
 
@@ -55,6 +56,8 @@ export interface ServerOptions {
   readonly provider?: ModelProvider;
   readonly providerError?: CoworkError;
   readonly runtime?: TaskRunnerOptions['runtime'];
+  /** How often to look for tasks whose host died, to run them here (ms; 0 never; default a third of the lease). */
+  readonly takeoverPollMs?: number;
   /** Largest request body or WebSocket message, in bytes (default 9 MiB: the host's 8 MiB content limit plus the envelope). */
   readonly bodyLimit?: number;
   /**
@@ -101,7 +104,15 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     now: options.now,
   });
   const events = new TaskEvents();
-  const tasks = new TaskRunner(options.host, events, { provider: options.provider, providerError: options.providerError, runtime: options.runtime, onBackgroundError: onError });
+  // Other hosts' task events reach this one's live clients, and this one's theirs (PostgreSQL).
+  const relay = await TaskEventRelay.start({ store: options.host.store, events, hostName: options.host.leases.holder.text, onError });
+  const tasks = new TaskRunner(options.host, events, {
+    provider: options.provider,
+    providerError: options.providerError,
+    runtime: options.runtime,
+    onBackgroundError: onError,
+    ...(options.takeoverPollMs !== undefined && { takeoverPollMs: options.takeoverPollMs }),
+  });
   // A mounted MCP server's progress reports go to the task's live clients (page, WebSocket).
   const stopMcpProgress = options.host.mcp.onProgress((event) => events.publish(event));
   // A mounted server's question posted to a task's Inbox reaches the task's live clients as other posts do.
@@ -135,6 +146,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     stopPublished();
     live.close();
     await tasks.close();
+    // After the tasks: what they published as they stopped still reaches the other hosts.
+    await relay?.close();
     await app.close();
   };
   try {

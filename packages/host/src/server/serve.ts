@@ -39,6 +39,7 @@ export async function serveHost(
     onError: options.onError,
     live: options.live,
     requestTimeoutMs: positiveIntegerFrom(options.env, 'COWORK_REQUEST_TIMEOUT_MS'),
+    takeoverPollMs: takeoverPollFrom(options.env),
   });
   try {
     const { url, port } = await server.listen();
@@ -70,6 +71,23 @@ export function modelFrom(env: Readonly<Record<string, string | undefined>>): { 
     if (isCoworkError(error) && error.code === 'model_not_configured') return { problem: error };
     throw error;
   }
+}
+
+/**
+ * COWORK_TAKEOVER_POLL_MS: how often this server looks for tasks whose host died (task-takeover.ts);
+ * 0 never. Unset: a third of the lease (COWORK_LEASE_MS).
+ */
+function takeoverPollFrom(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const text = env.COWORK_TAKEOVER_POLL_MS;
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new CoworkError('invalid_input', `COWORK_TAKEOVER_POLL_MS must be a whole number of milliseconds (0 turns the takeover of dead hosts' tasks off), got ${JSON.stringify(text)}`, {
+      field: 'COWORK_TAKEOVER_POLL_MS',
+      received: text,
+    });
+  }
+  return value;
 }
 
 /** A positive whole number from the environment, or undefined when the variable is unset. */

@@ -22,9 +22,14 @@ export type TaskEvent =
 
 export type TaskEventListener = (event: TaskEvent) => void;
 
-/** Per-task fan-out of task events to live clients; one listener's failure does not reach the others. */
+/**
+ * Per-task fan-out of task events to live clients; one listener's failure does not reach the others.
+ * What this host publishes also goes to `onPublished` (the relay to other hosts, task-event-relay.ts);
+ * what another host published arrives through `receive`, to this host's clients only.
+ */
 export class TaskEvents {
   private readonly byTask = new Map<string, Emitter<TaskEvent>>();
+  private readonly published = new Emitter<TaskEvent>();
 
   subscribe(taskId: string, listener: TaskEventListener): () => void {
     let emitter = this.byTask.get(taskId);
@@ -36,9 +41,20 @@ export class TaskEvents {
     };
   }
 
-  /** To the task's listeners; a client's failure is its own (the hub drops that client). */
+  /** An event of this host, to the task's listeners; a client's failure is its own (the hub drops that client). */
   publish(event: TaskEvent): void {
     this.byTask.get(event.taskId)?.emit(event);
+    this.published.emit(event);
+  }
+
+  /** An event another host published: to this host's listeners of the task, not relayed again. */
+  receive(event: TaskEvent): void {
+    this.byTask.get(event.taskId)?.emit(event);
+  }
+
+  /** Every event this host publishes, whoever listens to its task here. */
+  onPublished(listener: TaskEventListener): () => void {
+    return this.published.subscribe(listener);
   }
 
   /** Republishes the coordinator's records under the task they belong to. */

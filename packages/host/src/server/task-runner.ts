@@ -6,6 +6,7 @@ import type { Operator } from '../store/records';
 import type { ModelProvider } from '../models/types';
 import type { TaskEvents } from './task-events';
 import { currentTask } from '../agents/task-view';
+import { TaskTakeover } from './task-takeover';
 
 export interface TaskRunnerOptions {
   /** The model; without one, tasks can be read but not started or messaged. */
@@ -14,12 +15,19 @@ export interface TaskRunnerOptions {
   readonly providerError?: CoworkError;
   readonly runtime?: Partial<Omit<RuntimeOptions, 'host' | 'provider' | 'onEvent'>>;
   readonly onBackgroundError: (error: unknown) => void;
+  /**
+   * How often to look for tasks whose host died, to run them here (task-takeover.ts), in ms; 0
+   * never. Default: a third of the lease's duration (COWORK_LEASE_MS), so a dead host's task is
+   * taken within 4/3 of the lease after its death.
+   */
+  readonly takeoverPollMs?: number;
 }
 
 /**
  * Runs tasks in the background for the server: a request starts a task and returns at once; the
  * task's Main loop runs in this process until it finishes or waits for the person, and a message
- * to a waiting task runs it again. Nothing here is durable on its own: the runtime's records are.
+ * to a waiting task runs it again; a task whose host died (its lease expired) is taken over and run
+ * here (task-takeover.ts). Nothing here is durable on its own: the runtime's records are.
  */
 export class TaskRunner {
   readonly runtime: AgentRuntime | undefined;
@@ -27,6 +35,7 @@ export class TaskRunner {
   private readonly unfollow: (() => void)[] = [];
   /** Runtimes over other providers (the recorded demo), closed with this runner. */
   private readonly extra = new Set<AgentRuntime>();
+  private readonly takeover: TaskTakeover | undefined;
   private closed = false;
 
   constructor(
@@ -41,6 +50,17 @@ export class TaskRunner {
       }),
     );
     if (options.provider) this.runtime = this.newRuntime(options.provider);
+    const pollMs = options.takeoverPollMs ?? defaultTakeoverPollMs(host.leases.durationMs);
+    const runtime = this.runtime;
+    if (runtime && pollMs > 0) {
+      this.takeover = new TaskTakeover({
+        host,
+        pollMs,
+        running: (taskId) => runtime.isRunning(taskId),
+        run: (taskId) => this.kick(runtime, taskId),
+        onError: options.onBackgroundError,
+      });
+    }
   }
 
   /** Records the task and starts running it; resolves with its id once the request is durable. */
@@ -74,6 +94,7 @@ export class TaskRunner {
   /** Stops every running task (they stay resumable: `waiting`/`running` in the log) and waits for them. */
   async close(): Promise<void> {
     this.closed = true;
+    this.takeover?.close();
     for (const stop of this.unfollow) stop();
     await this.runtime?.close();
     await Promise.all([...this.extra].map((runtime) => runtime.close()));
@@ -104,8 +125,12 @@ export class TaskRunner {
     const run = runtime
       .runUntilSettled(taskId)
       .then(() => undefined)
-      // Another host runs the task (it holds the lease): it delivers the message; nothing to report.
-      .catch((error: unknown) => (isCoworkError(error) && error.code === 'task_leased' ? undefined : this.options.onBackgroundError(error)))
+      // Another host runs the task (it holds the lease): it delivers the message; nothing to report,
+      // but should it stop without doing so, the takeover runs the task here once its lease ends.
+      .catch((error: unknown) => {
+        if (!isCoworkError(error) || error.code !== 'task_leased') return this.options.onBackgroundError(error);
+        if (runtime === this.runtime) this.takeover?.want(taskId);
+      })
       .finally(() => this.runs.delete(run));
     this.runs.add(run);
   }
@@ -117,4 +142,9 @@ export class TaskRunner {
       new CoworkError('model_not_configured', 'this server was started without a model, so it cannot run tasks', {})
     );
   }
+}
+
+/** A third of the lease: a dead host's task is taken within 4/3 of a lease after its death. */
+function defaultTakeoverPollMs(leaseMs: number): number {
+  return Math.max(100, Math.round(leaseMs / 3));
 }

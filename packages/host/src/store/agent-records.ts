@@ -68,7 +68,13 @@ export interface InboxRepo {
   /** Unconsumed messages of a task (for one recipient when given), oldest first. */
   pending(taskId: string, recipient?: string): Promise<InboxRecord[]>;
   get(messageId: string): Promise<InboxRecord | undefined>;
+  /** Messages with seq above `afterSeq`, oldest first, of every task (what another host posted). */
+  after(afterSeq: number, limit: number): Promise<InboxPost[]>;
+  lastSeq(): Promise<number>;
 }
+
+/** What is known of a message without reading its body: enough to wake its recipient. */
+export type InboxPost = Pick<InboxRecord, 'seq' | 'messageId' | 'taskId' | 'recipient' | 'kind' | 'consumedAt'>;
 
 export interface ConversationRepo {
   /** Appends at the next seq and returns it. Fails on a repeated `sourceMessageId`. */

@@ -56,6 +56,13 @@ export interface JobRecord {
   readonly createdBy: Operator | null;
   /** The task whose agent started the job (null for a person or an embedder); the completion gate counts it. */
   readonly taskId: string | null;
+  /**
+   * The machine the job runs on: the host id (COWORK_HOST_ID, default the hostname) of the host
+   * that started it. Only hosts there check its processes; others go by whether a host there still
+   * runs (see jobs/reconcile.ts). Null: started without one (before schema 13, or by a bare
+   * JobService), taken for the reading host's own machine.
+   */
+  readonly hostId: string | null;
   readonly createdAt: string;
   readonly startedAt: string | null;
   readonly endedAt: string | null;

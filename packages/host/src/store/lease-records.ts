@@ -25,4 +25,6 @@ export interface LeaseRepo {
   /** Ends `holder`'s lease; false when it did not hold it (expired and taken, or never held). */
   release(key: string, holder: string): Promise<boolean>;
   get(key: string): Promise<LeaseRecord | undefined>;
+  /** The leases whose key begins with `prefix` and that have not expired, by key (which hosts of a machine run: leases/presence.ts). */
+  live(prefix: string): Promise<LeaseRecord[]>;
 }

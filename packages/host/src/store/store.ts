@@ -18,6 +18,7 @@ import type { PublicationRepo } from './publication-records';
 import type { LastSeenRepo } from './last-seen-records';
 import type { RunRepo } from './run-records';
 import type { LeaseRepo } from './lease-records';
+import type { TaskEventRepo } from './task-event-records';
 import type { DumpRow } from './workspace-dump';
 
 /**
@@ -48,6 +49,18 @@ export interface Store {
    * keep polling as the fallback. Returns the unsubscribe.
    */
   watchCommits(listener: () => void): () => void;
+  /**
+   * Whether this store tells its hosts about each other's appends (`watchAppends`): PostgreSQL,
+   * which several hosts share. SQLite (one machine) announces nothing.
+   */
+  readonly announcesAppends: boolean;
+  /**
+   * Calls `listener` soon after rows were appended to `table` by any host (PostgreSQL: LISTEN/NOTIFY
+   * per table): with the newest row's seq, or with none when announcements may have been missed
+   * (after connecting again). A wake-up, not the data: read the rows after your own cursor. Never
+   * called on SQLite. Returns the unsubscribe.
+   */
+  watchAppends(table: AnnouncedTable, listener: (seq: number | undefined) => void): () => void;
   /** Problems found by the database's own consistency check; empty when healthy. */
   integrityCheck(): Promise<string[]>;
   /**
@@ -60,6 +73,9 @@ export interface Store {
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** The tables whose appends other hosts wait for: the Inbox, the coordinator's log, relayed task events. */
+export type AnnouncedTable = 'inbox' | 'events' | 'task_events';
 
 export interface StoreTx {
   readonly resources: ResourceRepo;
@@ -81,6 +97,7 @@ export interface StoreTx {
   readonly publications: PublicationRepo;
   readonly runs: RunRepo;
   readonly leases: LeaseRepo;
+  readonly taskEvents: TaskEventRepo;
 }
 
 export interface ResourceRepo {

@@ -5,16 +5,14 @@
  * revision by `app:<plugin>` before any later commit is checked, so an agent working from an older
  * base gets `revision_conflict` and sees it among changes by others; after a restart from a save,
  * the revisions since the save are listed as uncertain. A refused or failing op writes nothing.
- * Only one host drives a resource's application at a time; a crashed holder's lease is taken over.
+ * Only one host drives a resource's application at a time; a crashed holder's lease is taken over,
+ * and a host that lost its lease stops driving the application.
  *
  * The "application" here is a plain object in the test (a list of shapes with a version), standing
  * in for Blender; the plugin tests of blender-bridge run the real one.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Host } from '../../src/host';
-import { processStartTime } from '../../src/util/process-identity';
 import { PluginRegistry } from '../../src/plugins/registry';
 import type { Json } from '../../src/store/records';
 import { definePlugin } from '../../src/plugins/define-plugin';
@@ -159,22 +157,40 @@ it('lets one host at a time drive the application, and takes over the lease of a
   }
 });
 
-it('refuses while another live process holds the lease, and replaces the lease once it is gone', async () => {
+it('refuses while another live process on this machine holds the lease, and takes it over at once when that process is gone', async () => {
   const { app, host, id } = await setUp();
   const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
     await new Promise((resolve) => holder.once('spawn', resolve));
-    mkdirSync(join(host.workspaceDir, 'resources', id), { recursive: true });
-    const lease = join(host.workspaceDir, 'resources', id, 'session.lease');
-    writeFileSync(lease, JSON.stringify({ pid: holder.pid, startTime: processStartTime(holder.pid!), token: 'other' }));
+    // Another host process on this machine holds the resource's lease (for a minute, unless renewed).
+    const other = `${host.leases.holder.hostId}:${holder.pid}:other`;
+    await host.store.transaction((tx) => tx.leases.acquire(`external:${id}`, other, 60_000));
     const held = await caught(() => host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' }));
-    expect([held.code, held.details?.holderPid]).toEqual(['external_unavailable', holder.pid]);
+    expect([held.code, held.details?.reason, held.details?.holder]).toEqual(['external_unavailable', 'held_by_another_host', other]);
+    expect(held.message).toMatch(/make the change through that host, or stop it/);
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.once('exit', resolve));
     await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
     expect(app.shapes).toEqual(['cube']);
   } finally {
     holder.kill('SIGKILL');
+    await host.dispose();
+  }
+});
+
+it('stops driving the application when its lease was lost: the next commit is refused, not performed', async () => {
+  const app = new FakeApp();
+  const host = await openTempHost({ plugins: [scenePlugin(app)], externalPollMs: 0, leases: { durationMs: 300 } });
+  try {
+    const { id } = await host.resources.create({ kind: 'scene.ext', operator: 'human:ann' });
+    await host.resources.commit(id, { baseRevision: 0, op: { type: 'add', name: 'cube' }, operator: 'agent:a1' });
+    // Another host took the lease (as after this one stalled past its lease): the next renewal finds it gone.
+    await host.store.transaction((tx) => tx.leases.acquire(`external:${id}`, 'elsewhere:1:x', 60_000, host.leases.holder.text));
+    await new Promise((r) => setTimeout(r, 400));
+    const held = await caught(() => host.resources.commit(id, { baseRevision: 1, op: { type: 'add', name: 'x' }, operator: 'agent:a1' }));
+    expect([held.code, held.details?.reason, held.details?.holder]).toEqual(['external_unavailable', 'held_by_another_host', 'elsewhere:1:x']);
+    expect(app.shapes).toEqual(['cube']);
+  } finally {
     await host.dispose();
   }
 });

@@ -255,6 +255,19 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
       expect(await acquire('a:1:x', 60_000)).toMatchObject({ holder: 'a:1:x' });
     });
 
+    it('leases: the live ones by key prefix, expired ones left out', async () => {
+      const store = await open(await newPlace());
+      const acquire = (key: string, durationMs: number) => store.transaction((tx) => tx.leases.acquire(key, key.slice(5), durationMs));
+      await acquire('host:m1:10:a', 60_000);
+      await acquire('host:m1:11:b', 60_000);
+      await acquire('host:m10:12:c', 60_000);
+      const gone = await acquire('host:m1:13:d', 1);
+      while ((await store.read((tx) => tx.leases.get(gone.key)))!.now <= gone.expiresAt) await new Promise((r) => setTimeout(r, 5));
+      const live = await store.read((tx) => tx.leases.live('host:m1:'));
+      expect(live.map((l) => [l.key, l.holder])).toEqual([['host:m1:10:a', 'm1:10:a'], ['host:m1:11:b', 'm1:11:b']]);
+      expect(await store.read((tx) => tx.leases.live('host:m2:'))).toEqual([]);
+    });
+
     it('the Inbox: deduplicated by message id, leased oldest first until the lease expires, consumed once', async () => {
       const store = await open(await newPlace());
       const message = (messageId: string, recipient = 'main') => ({ messageId, taskId: 't', recipient, sender: 'user', kind: 'user' as const, body: { text: messageId }, createdAt: at(0) });
@@ -268,6 +281,54 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
       expect((await store.read((tx) => tx.inbox.pending('t'))).map((m) => m.messageId)).toEqual(['m2', 'm3']);
       expect((await store.read((tx) => tx.inbox.pending('t', 'sub'))).map((m) => m.messageId)).toEqual(['m3']);
       expect(await store.read((tx) => tx.inbox.get('m1'))).toMatchObject({ messageId: 'm1', consumedAt: at(1), leaseOwner: 'a' });
+    });
+
+    it('what other hosts follow: Inbox posts and relayed task events read after a seq, and (PostgreSQL) each append announced with its seq once committed', async () => {
+      const place = await newPlace();
+      const writer = await open(place);
+      const other = await open(place);
+      const heard: [string, number | undefined][] = [];
+      const stops = (['inbox', 'events', 'task_events'] as const).map((table) => other.watchAppends(table, (seq) => heard.push([table, seq])));
+      // Listening once the connection announced itself (no seq: "read what you may have missed").
+      if (other.announcesAppends) while (heard.filter(([, seq]) => seq === undefined).length < 3) await new Promise((r) => setTimeout(r, 5));
+      const message = (messageId: string) => ({ messageId, taskId: 't', recipient: 'main', sender: 'user', kind: 'user' as const, body: { text: messageId }, createdAt: at(0) });
+      await writer.transaction(async (tx) => {
+        await tx.inbox.insert(message('m1'));
+        await tx.inbox.insert(message('m2'));
+        await tx.inbox.insert(message('m1'));
+        await tx.events.append({ type: 'task.created', at: at(0), data: { taskId: 't' } });
+        expect(await tx.taskEvents.append([])).toBe(0);
+        expect(await tx.taskEvents.append([{ origin: 'h1', taskId: 't', event: { type: 'turn', n: 1 }, at: 1000 }, { origin: 'h1', taskId: 't', event: { type: 'tool', n: 2 }, at: 2000 }])).toBe(2);
+      });
+      // Rolled back: nothing kept, nothing announced.
+      await expect(writer.transaction(async (tx) => {
+        await tx.inbox.insert(message('m9'));
+        await tx.taskEvents.append([{ origin: 'h1', taskId: 't', event: {}, at: 3000 }]);
+        throw new Error('undone');
+      })).rejects.toThrow('undone');
+      await writer.transaction((tx) => tx.inbox.consume('m1', at(1)));
+      await writer.transaction((tx) => tx.inbox.insert(message('m3')));
+
+      const posts = await other.read((tx) => tx.inbox.after(0, 10));
+      expect(posts.map((p) => [p.messageId, p.taskId, p.recipient, p.kind, p.consumedAt])).toEqual([['m1', 't', 'main', 'user', at(1)], ['m2', 't', 'main', 'user', null], ['m3', 't', 'main', 'user', null]]);
+      expect(posts[0]!.seq).toBeLessThan(posts[1]!.seq);
+      expect((await other.read((tx) => tx.inbox.after(posts[0]!.seq, 1))).map((p) => p.messageId)).toEqual(['m2']);
+      expect(await other.read((tx) => tx.inbox.lastSeq())).toBe(posts[2]!.seq);
+      const relayed = await other.read((tx) => tx.taskEvents.after(0, 10));
+      expect(relayed).toEqual([{ seq: 1, origin: 'h1', taskId: 't', event: { type: 'turn', n: 1 }, at: 1000 }, { seq: 2, origin: 'h1', taskId: 't', event: { type: 'tool', n: 2 }, at: 2000 }]);
+      expect(await other.read((tx) => tx.taskEvents.lastSeq())).toBe(2);
+      expect(await writer.transaction((tx) => tx.taskEvents.prune(2000))).toBe(1);
+      expect((await other.read((tx) => tx.taskEvents.after(0, 10))).map((e) => e.seq)).toEqual([2]);
+
+      if (other.announcesAppends) {
+        const announced = (): [string, number | undefined][] => heard.filter(([, seq]) => seq !== undefined);
+        while (announced().length < 5) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 50));
+        expect(announced()).toEqual([['inbox', posts[0]!.seq], ['inbox', posts[1]!.seq], ['events', 1], ['task_events', 2], ['inbox', posts[2]!.seq]]);
+      } else {
+        expect(heard).toEqual([]);
+      }
+      for (const stop of stops) stop();
     });
 
     it('conversation, compactions and model calls: numbered per agent, read from either end, totalled', async () => {
@@ -312,7 +373,7 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
       const store = await open(await newPlace());
       const job = (id: string, taskId: string | null) => ({
         id, name: null, command: 'sh', args: ['-c', 'true'], cwd: '/w', env: { A: '1' }, status: 'running' as const, pid: null, pgid: null, processStartTime: null, supervisorPid: null,
-        supervisorStartTime: null, exitCode: null, signal: null, error: null, createdBy: agent, taskId, createdAt: at(0), startedAt: null, endedAt: null, cancelRequestedAt: null,
+        supervisorStartTime: null, exitCode: null, signal: null, error: null, createdBy: agent, taskId, hostId: taskId && 'machine-a', createdAt: at(0), startedAt: null, endedAt: null, cancelRequestedAt: null,
       });
       await store.transaction(async (tx) => {
         await tx.jobs.insert(job('j2', 't'));

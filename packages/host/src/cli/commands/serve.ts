@@ -24,6 +24,8 @@ export const serveCommand = leaf({
     'Every request needs `Authorization: Bearer <token>`. The token is COWORK_TOKEN, or one generated on',
     'first start and stored in <workspace>/server-token (mode 0600). Listening beyond loopback needs COWORK_TOKEN.',
     'Tasks need a model (COWORK_MODEL_BASE_URL and COWORK_MODEL, or COWORK_REPLAY); without one, resources still work.',
+    'With a model, the server also runs the tasks of hosts on the workspace that died (their lease expired): it looks',
+    'every COWORK_TAKEOVER_POLL_MS (default a third of COWORK_LEASE_MS; 0 never).',
   ],
   positionals: [],
   options: {

@@ -74,6 +74,11 @@ export class Leases {
     return this.store.read((tx) => tx.leases.get(key));
   }
 
+  /** The live leases whose key begins with `prefix` (any holder's). */
+  async live(prefix: string): Promise<LeaseRecord[]> {
+    return this.store.read((tx) => tx.leases.live(prefix));
+  }
+
   /** Releases every lease this host holds (the host is closing). */
   async close(): Promise<void> {
     this.closed = true;

@@ -1,29 +1,47 @@
 import pg from 'pg';
+import type { AnnouncedTable } from '../store';
 
-/** The channel every write batch notifies on commit (the NOTIFY is in the transaction: a rollback sends none). */
-export const COMMITS_CHANNEL = 'cowork_commits';
+/**
+ * The channels the store NOTIFYs on, each from inside the writing transaction (a rollback sends
+ * none, and notifications arrive in commit order). `commits`: every write batch, no payload. The
+ * others: a row was appended to that table, the payload its seq (the newest, for a batch of rows).
+ */
+export const CHANNELS: { readonly commits: string } & Readonly<Record<AnnouncedTable, string>> = {
+  commits: 'cowork_commits',
+  inbox: 'cowork_inbox',
+  events: 'cowork_events',
+  task_events: 'cowork_task_events',
+};
+
+export const COMMITS_CHANNEL = CHANNELS.commits;
+
+/** A notification's payload; `undefined` after (re)connecting, when some may have been missed. */
+export type ChannelListener = (payload: string | undefined) => void;
 
 /** How long to wait before listening again after the connection dropped. */
 const RECONNECT_MS = 1000;
 
 /**
- * One LISTEN connection per store, opened when the first listener subscribes: every commit on
- * the database, by any host, wakes the listeners. A wake-up only: what changed is read from the
- * tables (revisions, events), so a notification lost while reconnecting costs latency (the
- * callers' polls find it), never data or order.
+ * One LISTEN connection per store, opened when the first listener subscribes, listening on every
+ * channel: a commit on the database, by any host, wakes the listeners of its channels. A wake-up
+ * only: what changed is read from the tables (revisions, Inbox rows, events, after the reader's
+ * own cursor), so a notification lost while reconnecting costs latency, never data or order; every
+ * listener is called once with no payload when the connection is (re)made, to read what it missed.
  */
 export class CommitListener {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Map<string, Set<ChannelListener>>();
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly url: string) {}
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
+  subscribe(channel: string, listener: ChannelListener): () => void {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
     if (!this.client && !this.retry) void this.connect();
-    return () => this.listeners.delete(listener);
+    return () => set.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -32,6 +50,10 @@ export class CommitListener {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
+  }
+
+  private emit(channel: string, payload: string | undefined): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener(payload);
   }
 
   private async connect(): Promise<void> {
@@ -46,14 +68,12 @@ export class CommitListener {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', () => {
-      for (const listener of this.listeners) listener();
-    });
+    client.on('notification', (n) => this.emit(n.channel, n.payload === '' ? undefined : n.payload));
     try {
       await client.connect();
-      await client.query(`LISTEN ${COMMITS_CHANNEL}`);
-      // Commits made while not listening: one wake-up covers them.
-      for (const listener of this.listeners) listener();
+      await client.query(Object.values(CHANNELS).map((channel) => `LISTEN ${channel}`).join('; '));
+      // Commits made while not listening: one wake-up per channel covers them.
+      for (const channel of Object.values(CHANNELS)) this.emit(channel, undefined);
     } catch {
       lost();
     }

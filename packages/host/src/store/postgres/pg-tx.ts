@@ -17,6 +17,7 @@ import { PgResourceRepo } from './repos/resource-repo';
 import { PgRevisionRepo } from './repos/revision-repo';
 import { PgRunRepo } from './repos/run-repo';
 import { PgSelectionRepo } from './repos/selection-repo';
+import { PgTaskEventRepo } from './repos/task-event-repo';
 import { PgUserRepo } from './repos/user-repo';
 import type { PgSession } from './session';
 
@@ -44,6 +45,7 @@ export function pgTx(s: PgSession): StoreTx {
     publications: new PgPublicationRepo(s),
     runs: new PgRunRepo(s),
     leases: new PgLeaseRepo(s),
+    taskEvents: new PgTaskEventRepo(s),
   };
   sessions.set(tx, s);
   return tx;

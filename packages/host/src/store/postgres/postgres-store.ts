@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { CoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
-import type { Store, StoreTx } from '../store';
+import type { AnnouncedTable, Store, StoreTx } from '../store';
 import { versionError, type DumpRow } from '../workspace-dump';
 import { groupCommitSettings, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
 import { currentPgVersion, migratePostgres } from './migrations';
@@ -9,7 +9,7 @@ import { isConnectionError, toPgStoreError } from './pg-errors';
 import { pgTx, sessionOf } from './pg-tx';
 import { insertPgRows, pgRows } from './pg-dump';
 import { createPool, redactUrl, type PoolSettings } from './pool';
-import { COMMITS_CHANNEL, CommitListener } from './commit-listener';
+import { CHANNELS, COMMITS_CHANNEL, CommitListener } from './commit-listener';
 import { PgSession } from './session';
 import { WRITE_LOCK } from './write-lock';
 
@@ -138,8 +138,14 @@ export class PostgresStore implements Store {
     return this.snapshot((s) => currentPgVersion(s.client));
   }
 
+  readonly announcesAppends = true;
+
   watchCommits(listener: () => void): () => void {
-    return this.commits.subscribe(listener);
+    return this.commits.subscribe(COMMITS_CHANNEL, () => listener());
+  }
+
+  watchAppends(table: AnnouncedTable, listener: (seq: number | undefined) => void): () => void {
+    return this.commits.subscribe(CHANNELS[table], (payload) => listener(payload === undefined ? undefined : Number(payload)));
   }
 
   async close(): Promise<void> {

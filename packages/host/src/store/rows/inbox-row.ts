@@ -1,4 +1,4 @@
-import type { InboxKind, InboxRecord } from '../agent-records';
+import type { InboxKind, InboxPost, InboxRecord } from '../agent-records';
 import { parseStored } from '../../util/json';
 
 export interface InboxRow {
@@ -29,4 +29,10 @@ export function toInboxRecord(row: InboxRow): InboxRecord {
     leaseUntil: row.lease_until,
     consumedAt: row.consumed_at,
   };
+}
+
+export type InboxPostRow = Pick<InboxRow, 'seq' | 'message_id' | 'task_id' | 'recipient' | 'kind' | 'consumed_at'>;
+
+export function toInboxPost(row: InboxPostRow): InboxPost {
+  return { seq: row.seq, messageId: row.message_id, taskId: row.task_id, recipient: row.recipient, kind: row.kind as InboxKind, consumedAt: row.consumed_at };
 }

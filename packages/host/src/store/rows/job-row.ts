@@ -21,6 +21,7 @@ export interface JobRow {
   error: string | null;
   created_by: string | null;
   task_id: string | null;
+  host_id: string | null;
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
@@ -29,13 +30,13 @@ export interface JobRow {
 
 export const JOB_COLUMNS = [
   'id', 'name', 'command', 'args', 'cwd', 'env', 'status', 'pid', 'pgid', 'process_start_time', 'supervisor_pid',
-  'supervisor_start_time', 'exit_code', 'signal', 'error', 'created_by', 'created_at', 'started_at', 'ended_at', 'cancel_requested_at', 'task_id',
+  'supervisor_start_time', 'exit_code', 'signal', 'error', 'created_by', 'created_at', 'started_at', 'ended_at', 'cancel_requested_at', 'task_id', 'host_id',
 ] as const;
 
 export function jobValues(j: JobRecord): Param[] {
   return [
     j.id, j.name, j.command, JSON.stringify(j.args), j.cwd, JSON.stringify(j.env), j.status, j.pid, j.pgid, j.processStartTime, j.supervisorPid,
-    j.supervisorStartTime, j.exitCode, j.signal, j.error, j.createdBy, j.createdAt, j.startedAt, j.endedAt, j.cancelRequestedAt, j.taskId,
+    j.supervisorStartTime, j.exitCode, j.signal, j.error, j.createdBy, j.createdAt, j.startedAt, j.endedAt, j.cancelRequestedAt, j.taskId, j.hostId,
   ];
 }
 
@@ -58,6 +59,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     error: row.error,
     createdBy: row.created_by as Operator | null,
     taskId: row.task_id,
+    hostId: row.host_id,
     createdAt: row.created_at,
     startedAt: row.started_at,
     endedAt: row.ended_at,

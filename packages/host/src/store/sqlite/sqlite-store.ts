@@ -23,6 +23,7 @@ import { SqliteApprovalRepo } from './repos/approval-repo';
 import { SqlitePublicationRepo } from './repos/publication-repo';
 import { SqliteRunRepo } from './repos/run-repo';
 import { SqliteLeaseRepo } from './repos/lease-repo';
+import { SqliteTaskEventRepo } from './repos/task-event-repo';
 import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
@@ -144,6 +145,7 @@ export class SqliteStore implements Store {
       lastSeen: new SqliteLastSeenRepo(this.db),
       runs: new SqliteRunRepo(this.db),
       leases: new SqliteLeaseRepo(this.db),
+      taskEvents: new SqliteTaskEventRepo(this.db),
     };
   }
 
@@ -160,8 +162,15 @@ export class SqliteStore implements Store {
     return this.values.keep(text);
   }
 
+  /** One machine: no announcements between SQLite processes (see Store.announcesAppends). */
+  readonly announcesAppends = false;
+
   watchCommits(): () => void {
     // No notifications between SQLite processes: callers' polls find other processes' commits.
+    return () => undefined;
+  }
+
+  watchAppends(): () => void {
     return () => undefined;
   }
 

@@ -1,6 +1,7 @@
 import type { EventRecord, Json } from '../../records';
 import type { EventRepo } from '../../store';
 import { toEventRecord, type EventRow } from '../../rows/event-row';
+import { CHANNELS } from '../commit-listener';
 import type { PgSession } from '../session';
 
 /** The event log is append-only: this repo has no update or delete. */
@@ -9,7 +10,12 @@ export class PgEventRepo implements EventRepo {
 
   async append(e: { type: string; at: string; data: Json }): Promise<number> {
     // MAX+1 under the write lock (see postgres-store.ts): no gaps, even after a rolled-back append.
-    const row = await this.s.first<{ seq: number }>('INSERT INTO events (seq, type, at, data) SELECT COALESCE(MAX(seq), 0) + 1, $1, $2, $3 FROM events RETURNING seq', [e.type, e.at, JSON.stringify(e.data)]);
+    // Announced to every host (its seq on cowork_events): their coordinators fold it in at once.
+    const row = await this.s.first<{ seq: number }>(
+      `WITH added AS (INSERT INTO events (seq, type, at, data) SELECT COALESCE(MAX(seq), 0) + 1, $1, $2, $3 FROM events RETURNING seq)
+       SELECT seq, pg_notify('${CHANNELS.events}', seq::text) FROM added`,
+      [e.type, e.at, JSON.stringify(e.data)],
+    );
     return row!.seq;
   }
 

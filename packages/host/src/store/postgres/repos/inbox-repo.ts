@@ -1,14 +1,18 @@
-import type { InboxRecord, InboxRepo } from '../../agent-records';
-import { toInboxRecord, type InboxRow } from '../../rows/inbox-row';
+import type { InboxPost, InboxRecord, InboxRepo } from '../../agent-records';
+import { toInboxPost, toInboxRecord, type InboxPostRow, type InboxRow } from '../../rows/inbox-row';
+import { CHANNELS } from '../commit-listener';
 import type { PgSession } from '../session';
 
 export class PgInboxRepo implements InboxRepo {
   constructor(private readonly s: PgSession) {}
 
+  /** Announces the new row to every host (its seq on cowork_inbox), which wakes a recipient parked there. */
   async insert(r: Omit<InboxRecord, 'seq' | 'leaseOwner' | 'leaseUntil' | 'consumedAt'>): Promise<boolean> {
-    const sql = `INSERT INTO inbox (message_id, task_id, recipient, sender, kind, body, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (message_id) DO NOTHING`;
-    return (await this.s.changes(sql, [r.messageId, r.taskId, r.recipient, r.sender, r.kind, JSON.stringify(r.body), r.createdAt])) === 1;
+    const sql = `WITH added AS (
+                   INSERT INTO inbox (message_id, task_id, recipient, sender, kind, body, created_at)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (message_id) DO NOTHING RETURNING seq)
+                 SELECT seq, pg_notify('${CHANNELS.inbox}', seq::text) FROM added`;
+    return (await this.s.rows(sql, [r.messageId, r.taskId, r.recipient, r.sender, r.kind, JSON.stringify(r.body), r.createdAt])).length === 1;
   }
 
   /** One statement: picks the leasable messages and leases them, oldest first. */
@@ -37,5 +41,14 @@ export class PgInboxRepo implements InboxRepo {
   async get(messageId: string): Promise<InboxRecord | undefined> {
     const row = await this.s.first<InboxRow>('SELECT * FROM inbox WHERE message_id = $1', [messageId]);
     return row && toInboxRecord(row);
+  }
+
+  async after(afterSeq: number, limit: number): Promise<InboxPost[]> {
+    const rows = await this.s.rows<InboxPostRow>('SELECT seq, message_id, task_id, recipient, kind, consumed_at FROM inbox WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
+    return rows.map(toInboxPost);
+  }
+
+  async lastSeq(): Promise<number> {
+    return (await this.s.first<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM inbox'))?.seq ?? 0;
   }
 }

@@ -28,4 +28,13 @@ export class PgLeaseRepo implements LeaseRepo {
     const row = await this.s.first<LeaseRow>(`SELECT key, holder, acquired_at, expires_at, ${NOW} AS now FROM leases WHERE key = $1`, [key]);
     return row && toLeaseRecord(row);
   }
+
+  async live(prefix: string): Promise<LeaseRecord[]> {
+    const rows = await this.s.rows<LeaseRow>(
+      `SELECT key, holder, acquired_at, expires_at, n AS now FROM leases, (SELECT ${NOW} AS n) AS t
+       WHERE left(key, length($1)) = $1 AND expires_at > n ORDER BY key`,
+      [prefix],
+    );
+    return rows.map(toLeaseRecord);
+  }
 }

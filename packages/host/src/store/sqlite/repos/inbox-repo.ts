@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { InboxRecord, InboxRepo } from '../../agent-records';
-import { toInboxRecord, type InboxRow } from '../../rows/inbox-row';
+import type { InboxPost, InboxRecord, InboxRepo } from '../../agent-records';
+import { toInboxPost, toInboxRecord, type InboxPostRow, type InboxRow } from '../../rows/inbox-row';
 import { prepared } from './query';
 
 export class SqliteInboxRepo implements InboxRepo {
@@ -49,5 +49,14 @@ export class SqliteInboxRepo implements InboxRepo {
   async get(messageId: string): Promise<InboxRecord | undefined> {
     const row = this.getStmt.get(messageId);
     return row && toInboxRecord(row);
+  }
+
+  async after(afterSeq: number, limit: number): Promise<InboxPost[]> {
+    const rows = prepared(this.db, 'SELECT seq, message_id, task_id, recipient, kind, consumed_at FROM inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit);
+    return (rows as InboxPostRow[]).map(toInboxPost);
+  }
+
+  async lastSeq(): Promise<number> {
+    return (prepared(this.db, 'SELECT MAX(seq) AS seq FROM inbox').get() as { seq: number | null }).seq ?? 0;
   }
 }

@@ -9,6 +9,7 @@ export class SqliteLeaseRepo implements LeaseRepo {
   private readonly acquireStmt: Statement;
   private readonly getStmt: Statement<[string], LeaseRow>;
   private readonly releaseStmt: Statement;
+  private readonly liveStmt: Statement<[{ prefix: string }], LeaseRow>;
 
   constructor(db: Database) {
     // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT.
@@ -21,6 +22,10 @@ export class SqliteLeaseRepo implements LeaseRepo {
     );
     this.getStmt = db.prepare(`SELECT key, holder, acquired_at, expires_at, ${NOW} AS now FROM leases WHERE key = ?`);
     this.releaseStmt = db.prepare('DELETE FROM leases WHERE key = ? AND holder = ?');
+    this.liveStmt = db.prepare(
+      `SELECT key, holder, acquired_at, expires_at, n AS now FROM leases, (SELECT ${NOW} AS n)
+       WHERE substr(key, 1, length(@prefix)) = @prefix AND expires_at > n ORDER BY key`,
+    );
   }
 
   async acquire(key: string, holder: string, durationMs: number, replacing?: string): Promise<LeaseRecord> {
@@ -35,5 +40,9 @@ export class SqliteLeaseRepo implements LeaseRepo {
   async get(key: string): Promise<LeaseRecord | undefined> {
     const row = this.getStmt.get(key);
     return row && toLeaseRecord(row);
+  }
+
+  async live(prefix: string): Promise<LeaseRecord[]> {
+    return this.liveStmt.all({ prefix }).map(toLeaseRecord);
   }
 }
