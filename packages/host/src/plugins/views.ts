@@ -70,8 +70,12 @@ export interface ActionInput {
 export interface ViewContext {
   readonly resourceId: string;
   readonly revision: number;
-  /** The same-origin URL of one of the kind's exports of this revision (for `image`, `frame` and `model`). */
-  exportUrl(format: string): string;
+  /**
+   * The same-origin URL of one of the kind's exports of this revision (for `image`, `frame` and
+   * `model`). A `frame` needs `{inline: true}`: an export is otherwise answered as a download that
+   * no page may frame; inline, it is shown in place, sandboxed without scripts.
+   */
+  exportUrl(format: string, options?: { readonly inline?: boolean }): string;
 }
 
 /** A top-level key of an op, where an edited value goes. */

@@ -29,8 +29,8 @@ export class ViewService {
     const view = registered.kind.view;
     if (!view) return { kind: resource.kind, revision, blocks: null };
     const content = revision === resource.revision ? resource.content : await this.resources.contentAt(id, revision);
-    const exportUrl = (format: string): string =>
-      `/api/resources/${encodeURIComponent(id)}/export/${encodeURIComponent(format)}?revision=${revision}`;
+    const exportUrl = (format: string, options: { inline?: boolean } = {}): string =>
+      `/api/resources/${encodeURIComponent(id)}/export/${encodeURIComponent(format)}?revision=${revision}${options.inline === true ? '&inline=true' : ''}`;
     const blocks = callPlugin(registered.plugin, 'view', () => view(content, { resourceId: id, revision, exportUrl }));
     if (!this.validate(blocks)) {
       throw new CoworkError('plugin_failed', `plugin ${registered.plugin} returned view blocks the page cannot show`, {

@@ -24,6 +24,7 @@ import { registerDemoRoutes } from './routes/demo';
 import { hostVersion, registerMetaRoutes } from './routes/meta';
 import { registerResourceRoutes } from './routes/resources';
 import { APP_HEADERS, registerAppRoutes } from './routes/apps';
+import { FRAMED_EXPORT_HEADERS, isInlineExport } from './routes/exports';
 import { registerExportRoutes } from './routes/exports';
 import { registerImportRoutes } from './routes/imports';
 import { registerMcpServerRoutes } from './routes/mcp-servers';
@@ -161,7 +162,8 @@ export async function createServer(options: ServerOptions): Promise<CoworkServer
     app.decorateRequest('principal', null as never);
     app.addHook('onRequest', guard({ token: options.token, allowList, credentials, users }));
     app.addHook('onSend', async (request, reply, payload) => {
-      void reply.headers(request.routeOptions.config.app === true ? APP_HEADERS : SECURITY_HEADERS);
+      const { config } = request.routeOptions;
+      void reply.headers(config.app === true ? APP_HEADERS : config.framedExport === true && isInlineExport(request.query) ? FRAMED_EXPORT_HEADERS : SECURITY_HEADERS);
       return payload;
     });
     app.get('/ws', { websocket: true, config: { ticket: true } }, (socket, request) => live.accept(socket, request.principal));

@@ -10,6 +10,8 @@ declare module 'fastify' {
     readonly ticket?: boolean;
     /** A live web app's file: answered with the app headers (a sandbox) instead of the page's. */
     readonly app?: boolean;
+    /** An export a view frames (`?inline=true`): answered inline with the framed-export headers (a sandbox) instead of the page's. */
+    readonly framedExport?: boolean;
     /** A viewer may call it although its method is not GET (it changes nothing: a WebSocket ticket, signing out). */
     readonly viewer?: boolean;
   }

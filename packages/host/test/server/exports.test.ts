@@ -36,6 +36,26 @@ it('exports a text resource and refuses unknown formats', async () => {
   expect((await t.request({ method: 'GET', url: `/api/resources/${id}/export/txt`, headers: { authorization: undefined } })).statusCode).toBe(401);
 });
 
+it('answers an export a view frames inline, framable by this server only and sandboxed without scripts; a download stays unframable', async () => {
+  const { id } = body<{ id: string }>(await t.request({ method: 'POST', url: '/api/resources', payload: { kind: 'text', content: { text: '<b>hi</b>' }, operator: 'human:ann' } }));
+  const framed = await t.request({ method: 'GET', url: `/api/resources/${id}/export/txt?revision=0&inline=true` });
+  expect(framed.statusCode).toBe(200);
+  expect(framed.headers['content-disposition']).toBe(`inline; filename="${id}-r0.txt"`);
+  expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
+  const policy = String(framed.headers['content-security-policy']);
+  expect(policy).toMatch(/(^|; )sandbox(;|$)/); // no allow-scripts, no allow-same-origin
+  expect(policy).toContain("frame-ancestors 'self'");
+  expect(policy).toContain("default-src 'none'");
+
+  const download = await t.request({ method: 'GET', url: `/api/resources/${id}/export/txt?inline=false` });
+  expect(download.headers['content-disposition']).toBe(`attachment; filename="${id}-r0.txt"`);
+  expect(download.headers['x-frame-options']).toBe('DENY');
+  expect(String(download.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  const bad = await t.request({ method: 'GET', url: `/api/resources/${id}/export/txt?inline=perhaps` });
+  expect(bad.statusCode).toBe(400);
+  expect(bad.headers['x-frame-options']).toBe('DENY');
+});
+
 describe('a client that leaves before its export is ready', () => {
   let aborted: Promise<string>;
   let started: Promise<void>;
