@@ -18,18 +18,25 @@ export type CoordinatorListener = (event: CoordinatorEvent & { seq: number }) =>
  * log never holds an event the fold would refuse. Events appended by another process on the same
  * workspace are folded in before each append, on `refresh`, and (PostgreSQL) when announced (`follow`).
  */
+let eventValidators: Map<string, ValidateFunction> | undefined;
+
 export class Coordinator {
   private readonly state: CoordinatorState = emptyState();
   private readonly mutex = new Mutex();
-  private readonly validators: Map<string, ValidateFunction>;
   private readonly records = new Emitter<CoordinatorEvent & { seq: number }>();
 
   private constructor(
     private readonly store: Store,
     private readonly now: () => string,
-  ) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    this.validators = new Map(Object.entries(COORDINATOR_EVENTS).map(([type, schema]) => [type, ajv.compile(schema)]));
+  ) {}
+
+  /** The events' validators, compiled once per process (every host's coordinator shares them). */
+  private get validators(): Map<string, ValidateFunction> {
+    if (!eventValidators) {
+      const ajv = new Ajv({ allErrors: true, strict: false });
+      eventValidators = new Map(Object.entries(COORDINATOR_EVENTS).map(([type, schema]) => [type, ajv.compile(schema)]));
+    }
+    return eventValidators;
   }
 
   /** Opens the coordinator of a store, replaying its whole log. */

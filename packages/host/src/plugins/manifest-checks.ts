@@ -1,5 +1,4 @@
 import { IMPACTS } from '../approvals/policy';
-import type Ajv from 'ajv';
 import type { SuiteDefinition } from './suite';
 import type { PluginDefinition, ResourceKind, ToolDefinition } from './types';
 
@@ -32,7 +31,7 @@ export function checkPluginShape(plugin: PluginDefinition): string[] {
   return problems;
 }
 
-export function checkKind(kind: ResourceKind, ajv: Ajv): string[] {
+export function checkKind(kind: ResourceKind, ajv: SchemaCompiler): string[] {
   const where = `kind ${JSON.stringify(kind?.name)}`;
   if (typeof kind !== 'object' || kind === null) return ['every kind must be an object'];
   const problems: string[] = [];
@@ -95,7 +94,7 @@ function checkExternal(kind: ResourceKind, where: string): string[] {
   return [];
 }
 
-export function checkTool(tool: ToolDefinition, ajv: Ajv): string[] {
+export function checkTool(tool: ToolDefinition, ajv: SchemaCompiler): string[] {
   const where = `tool ${JSON.stringify(tool?.name)}`;
   if (typeof tool !== 'object' || tool === null) return ['every tool must be an object'];
   const problems: string[] = [];
@@ -165,7 +164,12 @@ function duplicateNames(what: string, names: readonly string[], taken: ReadonlyS
   return problems;
 }
 
-function checkSchema(ajv: Ajv, schema: unknown, where: string): string[] {
+/** What compiles a schema (the registry's cached Ajv): throws on a schema that is not valid. */
+export interface SchemaCompiler {
+  compile(schema: object): unknown;
+}
+
+function checkSchema(ajv: SchemaCompiler, schema: unknown, where: string): string[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return [`${where} must be a JSON Schema object`];
   }

@@ -62,12 +62,12 @@ export class PluginRegistry {
       this.kindsByName.set(kind.name, {
         plugin: plugin.name,
         kind,
-        validateContent: this.ajv.compile(kind.contentSchema),
-        validateOpShape: this.ajv.compile(kind.opSchema),
+        validateContent: this.compile(kind.contentSchema),
+        validateOpShape: this.compile(kind.opSchema),
       });
     }
     for (const tool of plugin.tools) {
-      this.toolsByName.set(tool.name, { plugin: plugin.name, tool, validateInput: this.ajv.compile(tool.inputSchema) });
+      this.toolsByName.set(tool.name, { plugin: plugin.name, tool, validateInput: this.compile(tool.inputSchema) });
     }
   }
 
@@ -79,11 +79,11 @@ export class PluginRegistry {
     if (!this.pluginsByName.has(pluginName)) throw new CoworkError('not_found', `no plugin ${pluginName} is loaded`, { plugin: pluginName });
     const others = new Set([...this.toolsByName.values()].filter((t) => t.plugin !== pluginName).map((t) => t.tool.name));
     const problems = [
-      ...tools.flatMap((tool) => checkTool(tool, this.ajv)),
+      ...tools.flatMap((tool) => checkTool(tool, this)),
       ...tools.filter((tool) => others.has(tool.name)).map((tool) => `tool ${JSON.stringify(tool.name)} is already provided by another plugin`),
     ];
     if (problems.length > 0) throw new CoworkError('invalid_plugin', `plugin ${pluginName}: tools not replaced: ${problems.join('; ')}`, { plugin: pluginName, problems });
-    const compiled = tools.map((tool) => ({ plugin: pluginName, tool, validateInput: this.ajv.compile(tool.inputSchema) }));
+    const compiled = tools.map((tool) => ({ plugin: pluginName, tool, validateInput: this.compile(tool.inputSchema) }));
     for (const [name, registered] of this.toolsByName) if (registered.plugin === pluginName) this.toolsByName.delete(name);
     for (const registered of compiled) this.toolsByName.set(registered.tool.name, registered);
   }
@@ -108,8 +108,8 @@ export class PluginRegistry {
     const shape = checkPluginShape(plugin);
     if (shape.length > 0) return shape;
     return [
-      ...plugin.kinds.flatMap((kind) => checkKind(kind, this.ajv)),
-      ...plugin.tools.flatMap((tool) => checkTool(tool, this.ajv)),
+      ...plugin.kinds.flatMap((kind) => checkKind(kind, this)),
+      ...plugin.tools.flatMap((tool) => checkTool(tool, this)),
       ...(plugin.suites ?? []).flatMap((suite) => checkSuite(suite)),
       ...checkDuplicates(plugin, {
         plugins: new Set(this.pluginsByName.keys()),
@@ -156,11 +156,21 @@ export class PluginRegistry {
     return this.plugins().flatMap((plugin) => (plugin.suites ?? []).map((suite) => ({ plugin: plugin.name, suite })));
   }
 
-  /** Compiles an ad-hoc schema with the registry's validator (used for tool inputs of other sources). */
+  /**
+   * Compiles a schema with the registry's validator (plugin kinds and tools, and tool inputs of
+   * other sources). A schema object compiled once in this process is not compiled again: every
+   * registry's Ajv has the same options, and a process opening many hosts (the benchmark runner,
+   * a trial per host) spent most of each host's opening compiling the same plugins' schemas.
+   */
   compile(schema: object): ValidateFunction {
-    return this.ajv.compile(schema);
+    let validate = COMPILED.get(schema);
+    if (!validate) COMPILED.set(schema, (validate = this.ajv.compile(schema)));
+    return validate;
   }
 }
+
+/** Validators by schema object, for every registry of the process (weak: a dropped schema goes). */
+const COMPILED = new WeakMap<object, ValidateFunction>();
 
 /** Runs plugin code, re-coding whatever it throws with the plugin's name and what it was doing. */
 export function callPlugin<T>(plugin: string, action: string, fn: () => T): T {

@@ -6,19 +6,22 @@ import { VIEW_BLOCK_SCHEMA, type ViewBlock } from '../plugins/views';
 import { checkId, checkRevision } from './input-checks';
 import type { ResourceApi } from '../plugins/resource-api';
 
+let viewValidator: ValidateFunction | undefined;
+
 /**
  * A resource as its kind shows it to people: the kind's `view` blocks, checked against the block
  * schema (a plugin's mistake is its own `plugin_failed`, never markup in the page). A kind without
  * a view gets `blocks: null`, and the page shows its JSON.
  */
 export class ViewService {
-  private readonly validate: ValidateFunction;
-
   constructor(
     private readonly resources: ResourceApi,
     private readonly registry: PluginRegistry,
-  ) {
-    this.validate = new Ajv({ allErrors: true }).compile({ type: 'array', items: VIEW_BLOCK_SCHEMA, maxItems: 1000 });
+  ) {}
+
+  /** The view blocks' validator, compiled on first use, once per process (hosts share it). */
+  private get validate(): ValidateFunction {
+    return (viewValidator ??= new Ajv({ allErrors: true }).compile({ type: 'array', items: VIEW_BLOCK_SCHEMA, maxItems: 1000 }));
   }
 
   async view(resourceId: string, options: { revision?: number } = {}): Promise<{ kind: string; revision: number; blocks: ViewBlock[] | null }> {
