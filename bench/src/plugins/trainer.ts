@@ -4,9 +4,9 @@
  * the raw read and JSON.parse of the same record files; training steps per second of a short round
  * (python/train.py on one thread, batch 8, timed from its start line to its done line, so torch's
  * import is left out and its checkpoint writes are in); and the served model's tokens per second
- * (python/serve.py, greedy decoding of up to 64 bytes with a key/value cache, after one warm-up request). Baseline, measured in
+ * (python/serve.py, greedy decoding of up to 64 pieces with a key/value cache, after one warm-up request). Baseline, measured in
  * the same run: trainer_baseline.py, the same GPT driven by torch directly on the same thread count
- * (a bare training loop of random byte batches, and in-process greedy decoding with serve.py's decoder and without its cache).
+ * (a bare training loop on the same batches, cut before its clock starts, and in-process greedy decoding with serve.py's decoder and without its cache).
  *
  * BENCH_TRAINER_TRAJECTORIES (default 1000), BENCH_TRAINER_STEPS (default 30),
  * BENCH_TRAINER_REQUESTS (default 3). Prints figures; asserts nothing. Needs `npm run build -w
@@ -56,10 +56,10 @@ function run(command: string, args: string[], cwd: string, onLine: (line: string
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 /** The baseline: trainer_baseline.py (the same GPT, torch directly), its one JSON line. */
-async function baseline(): Promise<Baseline> {
+async function baseline(data: string): Promise<Baseline> {
   let result: Baseline | undefined;
   const script = join(__dirname, 'trainer_baseline.py');
-  const args = [script, '--steps', String(STEPS), '--batch', String(BATCH), '--threads', String(THREADS), '--requests', String(REQUESTS), '--tokens', String(MAX_TOKENS)];
+  const args = [script, '--data', data, '--steps', String(STEPS), '--batch', String(BATCH), '--threads', String(THREADS), '--requests', String(REQUESTS), '--tokens', String(MAX_TOKENS)];
   // The thread pools as the trainer's jobs have them, so both sides run alike.
   const code = await run(PYTHON, args, dirname(script), (line) => {
     if (line.startsWith('{')) result = JSON.parse(line) as Baseline;
@@ -92,9 +92,9 @@ async function main(): Promise<void> {
     console.log(`  collect + filter                       ${fmt((collectMs + filterMs) * per)} ms   (${fmt((collectMs + filterMs) / parseMs)}x the baseline)`);
 
     // 2. Training steps per second (the baseline first, for both training and serving).
-    const base = await baseline();
     const { roundId } = (await call(host, 'trainer_plan_round', { name: 'bench', datasetId, settings: { steps: STEPS, batch: BATCH, lr: 0.003, threads: THREADS } })) as { roundId: string };
     const job = (await call(host, 'trainer_prepare_round', { roundId })).job as unknown as { command: string; args: string[]; cwd: string; env: Record<string, string> };
+    const base = await baseline(join(host.workspaceDir, job.cwd, 'train.jsonl'));
     let t0 = 0;
     let t1 = 0;
     const wall = performance.now();
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const trainS = (t1 - t0) / 1000;
     const steps = STEPS / trainS;
     console.log(`trainer training (${STEPS} steps, batch ${BATCH}, context 256, ${THREADS} thread):`);
-    console.log(`  ${fmt(base.stepsPerSecond, 2)} steps/s   (baseline: bare torch loop, random byte batches; ${fmt((base.trainSeconds / STEPS) * 1000, 0)} ms a step)`);
+    console.log(`  ${fmt(base.stepsPerSecond, 2)} steps/s   (baseline: bare torch loop, the same batches, cut before its clock; ${fmt((base.trainSeconds / STEPS) * 1000, 0)} ms a step)`);
     console.log(`  ${fmt(steps, 2)} steps/s   (${fmt((trainS / STEPS) * 1000, 0)} ms a step; ${fmt((performance.now() - wall) / 1000)} s with start-up; ${fmt(steps / base.stepsPerSecond, 2)}x the baseline)`);
     const sync = await call(host, 'trainer_sync_round', { roundId });
     const checkpoint = sync.checkpoint as { id: string; hash: string };
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     const tokens = figures.reduce((a, f) => a + f.tokens, 0);
     const ms = figures.reduce((a, f) => a + f.ms, 0);
     const served = (tokens / ms) * 1000;
-    console.log(`trainer serving (${figures.length} requests after 1 warm-up, greedy with a key/value cache, ${THREADS} thread; a token is a byte):`);
+    console.log(`trainer serving (${figures.length} requests after 1 warm-up, greedy with a key/value cache, ${THREADS} thread; a token is one of the model's pieces):`);
     console.log(`  ${fmt(base.tokensPerSecond)} tokens/s   (baseline: in-process greedy decoding with serve.py's decoder, no HTTP; ${base.tokens} tokens in ${fmt(base.decodeSeconds * 1000, 0)} ms)`);
     console.log(`  ${fmt(base.uncachedTokensPerSecond)} tokens/s   (for scale: in-process, the whole context re-run for every token, no cache)`);
     console.log(`  ${fmt(served)} tokens/s   (${tokens} tokens in ${fmt(ms, 0)} ms, HTTP included; ${fmt(served / base.tokensPerSecond, 2)}x the baseline)`);

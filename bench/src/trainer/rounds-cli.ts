@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runRounds, type RoundsOptions } from './rounds';
 
-const FULL = { steps0: 600, steps1: 300, batch: 8, lr: 3e-3, r0: 150, r1New: 150, r1Old: 50, heldout: 20, newMultiplier: 4, evalMaxTokens: 160 };
+const FULL = { steps0: 240, steps1: 150, batch: 16, lr: 3e-3, r0: 150, r1New: 150, r1Old: 50, heldout: 20, newMultiplier: 4, evalMaxTokens: 160 };
 // A pipeline check: an untrained model's replies are noise, so each held-out trial is cut short.
 const SMOKE = { steps0: 16, steps1: 8, batch: 4, lr: 3e-3, r0: 4, r1New: 4, r1Old: 2, heldout: 1, newMultiplier: 4, evalMaxTokens: 24 };
 

@@ -1,7 +1,8 @@
 """Loading a trainer checkpoint, shared by train.py (a round's parent) and serve.py.
 
-A checkpoint that does not load (missing, another SHA-256 than expected, not a torch file, no
-weights, weights of another shape) is one line on stderr and exit status 2, before anything else
+A checkpoint holds {"model": weights, "config": the model's sizes, "vocabulary": its pieces}. One
+that does not load (missing, another SHA-256 than expected, not a torch file, no weights, no
+vocabulary, weights of another shape) is one line on stderr and exit status 2, before anything else
 happens: no server listens, no training step runs, nothing is written.
 """
 import hashlib
@@ -11,6 +12,7 @@ import sys
 import torch
 
 from model import GPT
+from pieces import Vocabulary
 
 
 def fail(who, message):
@@ -19,7 +21,7 @@ def fail(who, message):
 
 
 def load_checkpoint(path, expected_hash, who):
-    """The trainer's GPT from a checkpoint file, or one line on stderr and exit status 2 when it does not load."""
+    """(model, vocabulary) from a checkpoint file, or one line on stderr and exit status 2 when it does not load."""
     if not os.path.isfile(path):
         fail(who, "the checkpoint %s does not exist" % path)
     if expected_hash:
@@ -32,10 +34,14 @@ def load_checkpoint(path, expected_hash, who):
         fail(who, "the checkpoint %s does not load as a torch file: %s" % (path, e))
     if not isinstance(saved, dict) or not isinstance(saved.get("model"), dict):
         fail(who, "the checkpoint %s holds no model weights (expected {'model': state_dict})" % path)
+    try:
+        vocabulary = Vocabulary(saved.get("vocabulary") or [])
+    except (TypeError, ValueError) as e:
+        fail(who, "the checkpoint %s holds no vocabulary of the trainer's pieces (%s): it was written by another version of the trainer" % (path, e))
     config = saved.get("config") or {}
     try:
-        model = GPT(d=int(config.get("d", 128)), layers=int(config.get("layers", 4)), heads=int(config.get("heads", 4)), context=int(config.get("context", 256)))
+        model = GPT(len(vocabulary), d=int(config.get("d", 128)), layers=int(config.get("layers", 4)), heads=int(config.get("heads", 4)), context=int(config.get("context", 256)))
         model.load_state_dict(saved["model"])
     except Exception as e:  # noqa: BLE001
         fail(who, "the checkpoint %s does not fit the trainer's model: %s" % (path, e))
-    return model
+    return model, vocabulary

@@ -1,16 +1,18 @@
 """Greedy decoding of the trainer's GPT with a key/value cache, shared by serve.py and evaluation.
 
-The prompt is run once (prefill) and each new byte is one step over the cached keys and values of
-every layer, instead of re-running the whole context per byte. When the sequence reaches the
-model's context, the cache is rebuilt from the last `context - slack` bytes (positions are learned
-absolutes, so the window must start again at 0): the same tail the uncached loop would see, at one
-prefill per `slack` bytes.
+The prompt is run once (prefill) and each new piece is one step over the cached keys and values of
+every layer and the pointer's keys, instead of re-running the whole context per piece. When the
+sequence reaches the model's context, the cache is rebuilt from the last `context - slack` pieces
+(positions are learned absolutes, so the window must start again at 0): the same tail the uncached
+loop would see, at one prefill per `slack` pieces.
+
+Each step chooses the piece with the highest probability under the model's mix: a vocabulary
+piece's gate-weighted probability plus the pointer's mass on every position holding it, and a piece
+outside the vocabulary only through the pointer. Ties go to the lowest id, vocabulary first.
 """
 import math
 
 import torch
-
-from model import COPY_CONTEXT, copy_parts, mix_copy
 
 
 def _block_step(block, x, cache):
@@ -33,63 +35,84 @@ def _block_step(block, x, cache):
     return x + block.mlp(block.ln2(x))
 
 
-def _forward(model, ids, start, caches, window):
-    """Next-byte log-probabilities after ids, the window's new positions from start. caches[i] holds
-    block i's keys and values; window the pointer head's: the window's bytes and key sources."""
-    x = model.tok(torch.tensor([ids])) + model.pos(torch.arange(start, start + len(ids)))
-    for block, cache in zip(model.blocks, caches):
+def choose(model, vocabulary, window, logp, att, gate):
+    """The most probable next piece (a string) given one position's outputs over the window's
+    pieces: logp the vocabulary's log-probabilities, att the pointer's log-attention, gate its logit."""
+    size = len(vocabulary)
+    extra = {}
+    ids = []
+    for p in window:
+        i = vocabulary.id(p)
+        if i == 0:
+            i = extra.setdefault(p, size + len(extra))
+        ids.append(i)
+    g = torch.sigmoid(gate)
+    probs = torch.zeros(size + len(extra))
+    probs[:size] = g * logp.exp()
+    probs[0] = 0.0  # padding is never written
+    probs.scatter_add_(0, torch.tensor(ids), (1 - g) * att.exp())
+    best = int(probs.argmax().item())
+    if best < size:
+        return vocabulary.pieces[best]
+    return next(p for p, i in extra.items() if i == best)
+
+
+def _forward(model, vocabulary, pieces, start, state):
+    """Outputs at the last of `pieces` (new positions from start), extending the caches in state."""
+    ids, shapes = vocabulary.encode(pieces)
+    x = model.tok(torch.tensor([ids])) + model.shape(torch.tensor([shapes])) + model.pos(torch.arange(start, start + len(ids)))
+    for block, cache in zip(model.blocks, state["blocks"]):
         x = _block_step(block, x, cache)
     h = model.ln(x)
-    window["ids"] += ids
-    idx = torch.tensor([window["ids"]])
-    # A new position's features need only the two bytes before it.
-    query, key = copy_parts(model, h, idx[:, -(len(ids) + COPY_CONTEXT - 1):], len(ids))
-    window["keys"] = key if window["keys"] is None else torch.cat([window["keys"], key], dim=1)
-    return mix_copy(model, h[:, -1:], query[:, -1:], window["keys"], idx, model.head(h[:, -1:]))[0, -1]
+    key = model.copy_k(h)
+    state["keys"] = key if state["keys"] is None else torch.cat([state["keys"], key], dim=1)
+    state["window"] += pieces
+    logp, att, gate = model.outputs(h[:, -1:], state["keys"])
+    return choose(model, vocabulary, state["window"], logp[0, -1], att[0, -1], gate[0, -1])
 
 
 @torch.no_grad()
-def greedy(model, prompt_ids, max_tokens, stop, slack=64):
-    """Greedy bytes after prompt_ids until `stop` (bytes) or max_tokens: (generated, stopped)."""
+def greedy(model, vocabulary, prompt, max_tokens, stop, slack=64):
+    """Greedy pieces after the prompt's pieces until the piece `stop` or max_tokens: (pieces, stopped)."""
     context = model.config["context"]
     slack = max(1, min(slack, context - 1))
-    ids = list(prompt_ids)
+    pieces = list(prompt)
+    if not pieces:
+        raise ValueError("an empty prompt")
 
     def prefill():
-        window = ids[-(context - slack):] if len(ids) > context - slack else ids
-        caches = ([{"k": None, "v": None} for _ in model.blocks], {"ids": [], "keys": None})
-        return caches, len(window), _forward(model, list(window), 0, *caches)
+        window = pieces[-(context - slack):] if len(pieces) > context - slack else pieces
+        state = {"blocks": [{"k": None, "v": None} for _ in model.blocks], "keys": None, "window": []}
+        return state, len(window), _forward(model, vocabulary, list(window), 0, state)
 
-    if not ids:
-        raise ValueError("an empty prompt")
-    caches, length, logprobs = prefill()
+    state, length, nxt = prefill()
     out = []
     for _ in range(max_tokens):
-        nxt = int(logprobs.argmax().item())
-        ids.append(nxt)
+        pieces.append(nxt)
+        if nxt == stop:
+            return out, True
         out.append(nxt)
-        if stop and bytes(out[-len(stop):]) == stop:
-            return bytes(out[: -len(stop)]), True
         if length >= context:
-            caches, length, logprobs = prefill()
+            state, length, nxt = prefill()
         else:
-            logprobs = _forward(model, [nxt], length, *caches)
+            nxt = _forward(model, vocabulary, [nxt], length, state)
             length += 1
-    return bytes(out), False
+    return out, False
 
 
 @torch.no_grad()
-def greedy_uncached(model, prompt_ids, max_tokens, stop):
-    """The reference: the whole last-context window re-run for every byte."""
+def greedy_uncached(model, vocabulary, prompt, max_tokens, stop):
+    """The reference: the whole last-context window re-run for every piece."""
     context = model.config["context"]
-    ids = list(prompt_ids)
+    pieces = list(prompt)
     out = []
     for _ in range(max_tokens):
-        logprobs = model(torch.tensor([ids[-context:]]))[0, -1]
-        nxt = int(logprobs.argmax().item())
-        ids.append(nxt)
+        window = pieces[-context:]
+        ids, shapes = vocabulary.encode(window)
+        logp, att, gate = model(torch.tensor([ids]), torch.tensor([shapes]))
+        nxt = choose(model, vocabulary, window, logp[0, -1], att[0, -1], gate[0, -1])
+        pieces.append(nxt)
+        if nxt == stop:
+            return out, True
         out.append(nxt)
-        if stop and bytes(out[-len(stop):]) == stop:
-            return bytes(out[: -len(stop)]), True
-    return bytes(out), False
-
+    return out, False

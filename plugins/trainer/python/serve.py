@@ -9,12 +9,13 @@ The chat is rendered with the template train.py is trained on (src/chat-template
 `<|role|>\\n...<|end|>\\n` per message, an assistant's tool calls as `<|call|>{"name","arguments"}`
 lines after its text, and the prompt ends with `<|assistant|>\\n`. System messages are checked and
 left out: the training samples never hold one (a run record keeps each agent's conversation, not
-the system text the host builds per call), and the model's 256 bytes could not hold it. Decoding is
-greedy over UTF-8 bytes with a key/value cache (decode.py) until `<|end|>` or `max_tokens` (default
---max-tokens); the context is the model's (256 bytes: a longer prompt keeps its last bytes). `<|call|>` lines of the output that parse as
+the system text the host builds per call), and the model's 256 pieces could not hold it. Decoding is
+greedy over the model's pieces (pieces.py) with a key/value cache (decode.py) until `<|end|>` or
+`max_tokens` (default --max-tokens); the context is the model's (256 pieces: a longer prompt keeps
+its last pieces). `<|call|>` lines of the output that parse as
 {"name": string, "arguments": ...} become `tool_calls` (finish_reason "tool_calls"); anything else
 is the message's content. `tools` in a request is checked for shape but not shown to the model:
-train.py's template has no place for it. Tokens are bytes, so `usage` counts bytes.
+train.py's template has no place for it. Tokens are the model's pieces, so `usage` counts pieces.
 
 A checkpoint that does not load (missing, not a torch file, no weights, weights of another shape,
 or a hash other than --sha256) is reported on stderr and the process exits with status 2 before
@@ -32,9 +33,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-from checkpoint import load_checkpoint  # noqa: E402
+from checkpoint import fail, load_checkpoint  # noqa: E402
 from decode import greedy  # noqa: E402
-from model import VOCAB  # noqa: E402
+from pieces import split  # noqa: E402
 
 END = "<|end|>"
 CALL = "<|call|>"
@@ -109,9 +110,9 @@ def render(messages):
     return "".join(out)
 
 
-def generate(model, prompt, max_tokens):
-    """Greedy decoding over bytes with a key/value cache (decode.py); (bytes generated, stopped at <|end|>)."""
-    return greedy(model, list(prompt.encode("utf-8")), max_tokens, END.encode("utf-8"))
+def generate(model, vocabulary, prompt, max_tokens):
+    """Greedy decoding over pieces with a key/value cache (decode.py); (pieces generated, stopped at <|end|>)."""
+    return greedy(model, vocabulary, split(prompt), max_tokens, END)
 
 
 def parse_output(text):
@@ -133,7 +134,7 @@ def parse_output(text):
     return (text if text or not calls else None), calls
 
 
-def make_handler(model, name, default_max):
+def make_handler(model, vocabulary, name, default_max):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -184,12 +185,12 @@ def make_handler(model, name, default_max):
             except BadRequest as e:
                 return self.error(400, str(e))
             started = time.time()
-            out, stopped = generate(model, prompt, max_tokens)
-            content, calls = parse_output(out.decode("utf-8", errors="replace"))
+            out, stopped = generate(model, vocabulary, prompt, max_tokens)
+            content, calls = parse_output("".join(out))
             message = {"role": "assistant", "content": content}
             if calls:
                 message["tool_calls"] = calls
-            prompt_tokens, completion_tokens = len(prompt.encode("utf-8")), len(out) + (len(END) if stopped else 0)
+            prompt_tokens, completion_tokens = len(split(prompt)), len(out) + (1 if stopped else 0)
             print(json.dumps({"event": "completion", "promptTokens": prompt_tokens, "completionTokens": completion_tokens, "seconds": round(time.time() - started, 4)}), flush=True)
             self.reply(200, {
                 "id": "chatcmpl-" + uuid.uuid4().hex,
@@ -214,16 +215,16 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    model = load_checkpoint(a.checkpoint, a.sha256, "serve.py")
+    model, vocabulary = load_checkpoint(a.checkpoint, a.sha256, "serve.py")
     model.eval()
     name = a.model_name or os.path.splitext(os.path.basename(a.checkpoint))[0]
     try:
-        server = HTTPServer((a.host, a.port), make_handler(model, name, a.max_tokens))
+        server = HTTPServer((a.host, a.port), make_handler(model, vocabulary, name, a.max_tokens))
     except OSError as e:
-        fail("cannot listen on %s:%d: %s" % (a.host, a.port, e))
+        fail("serve.py", "cannot listen on %s:%d: %s" % (a.host, a.port, e))
     port = server.server_address[1]
     params = sum(p.numel() for p in model.parameters())
-    print(json.dumps({"event": "listening", "baseUrl": "http://%s:%d/v1" % (a.host, port), "port": port, "model": name, "params": params, "vocab": VOCAB}), flush=True)
+    print(json.dumps({"event": "listening", "baseUrl": "http://%s:%d/v1" % (a.host, port), "port": port, "model": name, "params": params, "vocab": len(vocabulary)}), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -9,7 +9,7 @@ import { validityFilter, type ToolSpec } from './filters/validity';
 import type { LoadedRun } from './run-record';
 import { samplesOf, type ChatSample } from './sample';
 import { tokenShare, type TokenShareOptions, type TokenShareReport } from './token-share';
-import { byteCounter, o200kCounter, sampleTokens } from './tokens';
+import { pieceCounter, o200kCounter, sampleTokens } from './tokens';
 
 /** Where a dataset's samples came from: one run record. */
 export interface SourceInfo {
@@ -51,10 +51,10 @@ export interface TrajectoryEntry {
   readonly agent: string;
   readonly task: string;
   readonly group: string;
-  /** Supervised and total tokens in the standard tokenizer and in the model's own (bytes). */
+  /** Supervised and total tokens in the standard tokenizer and in the model's own (pieces). */
   readonly supervisedTokens: number;
   readonly totalTokens: number;
-  readonly supervisedBytes: number;
+  readonly supervisedModelTokens: number;
 }
 
 export interface FilterSettings {
@@ -101,8 +101,8 @@ export function filterSamples(samples: readonly ChatSample[], settings: FilterSe
   }
   const trajectories = kept.map((sample) => {
     const standard = sampleTokens(sample, o200kCounter);
-    const bytes = sampleTokens(sample, byteCounter);
-    return { hash: sample.hash, source: sample.source, agent: sample.agent, task: sample.task, group: sample.group, supervisedTokens: standard.supervised, totalTokens: standard.total, supervisedBytes: bytes.supervised };
+    const own = sampleTokens(sample, pieceCounter);
+    return { hash: sample.hash, source: sample.source, agent: sample.agent, task: sample.task, group: sample.group, supervisedTokens: standard.supervised, totalTokens: standard.total, supervisedModelTokens: own.supervised };
   });
   return {
     kept: [...kept],
@@ -110,7 +110,7 @@ export function filterSamples(samples: readonly ChatSample[], settings: FilterSe
     trajectories,
     tokenShare: {
       standard: tokenShare(o200kCounter.name, trajectories.map((t) => t.supervisedTokens), settings.tokenShare),
-      model: tokenShare(byteCounter.name, trajectories.map((t) => t.supervisedBytes), settings.tokenShare),
+      model: tokenShare(pieceCounter.name, trajectories.map((t) => t.supervisedModelTokens), settings.tokenShare),
     },
     heldout: { tasks: settings.heldout.length, hash: hashJson(settings.heldout.map((t) => [t.id, t.request])), threshold },
   };

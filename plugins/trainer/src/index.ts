@@ -9,10 +9,11 @@ import { evaluateRoundTool, prepareRoundTool, serveCheckpointTool, startRoundToo
 import { familySuite } from './suite';
 
 /**
- * The trainer plugin (issue 15's foundation): SFT datasets built from run records with filters that
- * report what they dropped, training rounds and checkpoints as resources, and a generated task
- * family, a training job (python/train.py) and a serving job (python/serve.py) the agent starts.
- * Evaluation and the round report are not here yet: see README.md.
+ * The trainer plugin (issue 15): SFT datasets built from run records with filters that report what
+ * they dropped, training rounds and checkpoints as resources with views in the page, the task
+ * families as a benchmark suite, a training job (python/train.py) and a serving job
+ * (python/serve.py) the agent starts, and the held-out evaluation of a round with its report
+ * (a file, and the round's `html` export). See README.md.
  */
 export const plugin = definePlugin({
   name: 'trainer',

@@ -4,8 +4,8 @@ import type { ChatSample } from './sample';
 
 /**
  * Token counters for the token-share report. `o200k_base` is a standard tokenizer (gpt-tokenizer,
- * offline), for figures comparable with other work; `bytes` is the trainer's own model's
- * tokenizer (UTF-8 bytes), for what a round actually trains on.
+ * offline), for figures comparable with other work; `pieces` is the trainer's own model's
+ * tokenizer (python/pieces.py), for what a round actually trains on.
  */
 export interface TokenCounter {
   readonly name: string;
@@ -16,7 +16,19 @@ const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
 
 /** Text is counted as plain text: a `<|...|>` someone typed is not a special token. */
 export const o200kCounter: TokenCounter = { name: 'o200k_base', count: (text) => countTokens(text, NO_SPECIALS) };
-export const byteCounter: TokenCounter = { name: 'bytes', count: (text) => Buffer.byteLength(text, 'utf8') };
+
+/**
+ * The trainer model's pieces, as python/pieces.py splits text: a `<|marker|>` (one piece, as the
+ * model reads it), a JSON escape, a run of letters, digits and underscores, or one other character.
+ * The `u` flag makes "one character" a code point, as a Python string's is.
+ */
+const PIECE = /<\|[a-z]+\|>|\\u[0-9a-fA-F]{4}|\\.|[A-Za-z0-9_]+|\s|./gsu;
+
+export function splitPieces(text: string): string[] {
+  return text.match(PIECE) ?? [];
+}
+
+export const pieceCounter: TokenCounter = { name: 'pieces', count: (text) => splitPieces(text).length };
 
 export interface SampleTokens {
   /** Tokens the loss falls on (the assistant's turns). */

@@ -48,7 +48,7 @@ describe('trainer_evaluate_round', () => {
     const content = obj((await host.resources.get(datasetId)).content);
     const created = await host.resources.create({
       kind: 'trainer.checkpoint', operator: PERSON,
-      content: { hash: 'a'.repeat(64), file: 'trainer/checkpoints/a.pt', parent: { type: 'base' }, round: null, data: { datasetId, revision: 1, hash: obj(content.data!).hash }, steps: 40, tokenizer: { name: 'bytes', vocabSize: 256 }, model: {} },
+      content: { hash: 'a'.repeat(64), file: 'trainer/checkpoints/a.pt', parent: { type: 'base' }, round: null, data: { datasetId, revision: 1, hash: obj(content.data!).hash }, steps: 40, tokenizer: { name: 'pieces', vocabSize: 80 }, model: {} },
     });
     checkpoint = { id: created.id, hash: 'a'.repeat(64) };
   });

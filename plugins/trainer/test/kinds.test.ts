@@ -101,7 +101,7 @@ describe('trainer kinds', () => {
     const dataset = await filteredDataset(host);
     const content = {
       hash: 'c'.repeat(64), file: 'trainer/checkpoints/c.pt', parent: { type: 'base' }, round: null, data: { datasetId: dataset.id, revision: dataset.revision, hash: 'd'.repeat(64) },
-      steps: 40, tokenizer: { name: 'bytes', vocabSize: 260 }, model: { layers: 4, dModel: 128 },
+      steps: 40, tokenizer: { name: 'pieces', vocabSize: 80 }, model: { layers: 4, dModel: 128 },
     };
     const checkpoint = await host.resources.create({ kind: 'trainer.checkpoint', content, operator: PERSON });
     const edit = await failure(host.resources.commit(checkpoint.id, { baseRevision: 0, op: { type: 'set_steps', steps: 1 }, operator: PERSON }));

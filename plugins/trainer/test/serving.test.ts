@@ -6,16 +6,8 @@ import { OpenAiCompatibleProvider } from '@cowork/host/embed';
 import { freePort, type TempHost } from '@cowork/host/testkit';
 import { renderSample } from '../src/chat-template';
 import { serveScript } from '../src/training/script';
-import { callTool, readAndAnswer, smokeCheckpoint, trainerHost, until } from './support';
+import { callTool, py, readAndAnswer, smokeCheckpoint, trainerHost, until } from './support';
 
-const PY = join(__dirname, '..', 'python');
-
-
-function py(code: string, input: string): string {
-  const result = spawnSync('/usr/bin/python3', ['-c', `import sys; sys.path.insert(0, ${JSON.stringify(PY)})\n${code}`], { input, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(result.stderr);
-  return result.stdout;
-}
 
 // Debian's python3-torch is installed by the set-up (training.test.ts checks it is there).
 describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', () => {
@@ -47,14 +39,16 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
     expect(parsed[1][0]).toMatchObject({ type: 'function', function: { name: 'read_resource', arguments: '{"resourceId":"res_9"}' } });
   });
 
-  test('decodes with a key/value cache exactly as re-running the whole context for every byte would', () => {
+  test('decodes with a key/value cache exactly as re-running the whole context for every piece would', () => {
     const out = py(
       [
-        'import json, torch, decode, model',
-        'torch.manual_seed(5); m = model.GPT(); m.eval()',
-        'prompt = list(sys.stdin.read().encode())',
-        'fast = decode.greedy(m, prompt, 100, None)',
-        'slow = decode.greedy_uncached(m, prompt, 100, None)',
+        'import json, torch, decode, model, pieces',
+        'text = sys.stdin.read()',
+        'v = pieces.learn_vocabulary([pieces.split(text)], 0.0)',
+        'torch.manual_seed(5); m = model.GPT(len(v)); m.eval()',
+        'prompt = pieces.split(text)',
+        'fast = decode.greedy(m, v, prompt, 100, None)',
+        'slow = decode.greedy_uncached(m, v, prompt, 100, None)',
         'print(json.dumps([fast[0] == slow[0], len(fast[0])]))',
       ].join('\n'),
       '<|user|>\nRead the billing settings in res_1 and tell me its port.<|end|>\n<|assistant|>\n',
@@ -62,42 +56,60 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
     expect(JSON.parse(out)).toEqual([true, 100]);
   });
 
-  test('the pointer head copies from the context: after the last three bytes of an earlier span it proposes what followed', () => {
-    // An untrained model with its gate forced to the pointer: the built-in match alone picks the byte.
+  test('the next piece mixes the vocabulary and the pointer: a piece outside the vocabulary is written only by pointing at where it stands', () => {
+    // Hand-set outputs at the last position of the window [<|user|>, res_q7zk, " ", res_q7zk, "."]:
+    // res_q7zk is not in the vocabulary, so its probability is the pointer's mass on both positions holding it.
     const out = py(
       [
-        'import json, torch, model, decode',
-        'torch.manual_seed(3); m = model.GPT(); m.eval()',
-        'torch.nn.init.constant_(m.copy_gate.bias, -30.0)',
-        'prompt = list(sys.stdin.read().encode())',
-        'print(json.dumps(decode.greedy(m, prompt, 14, None)[0].decode()))',
+        'import json, math, torch, decode, model, pieces',
+        'v = pieces.Vocabulary([pieces.PAD, "<|user|>", " ", ".", "The"])',
+        'window = ["<|user|>", "res_q7zk", " ", "res_q7zk", "."]',
+        'logp = torch.log(torch.tensor([0.0, 0.1, 0.1, 0.2, 0.6]))',
+        'last = torch.log(torch.tensor([0.05, 0.35, 0.0, 0.3, 0.3]))',
+        'half, mostly = torch.tensor(0.0), torch.log(torch.tensor(9.0))  # gate logits: g = 0.5, g = 0.9',
+        'copy = decode.choose(None, v, window, logp, last, half)',
+        'vocab = decode.choose(None, v, window, logp, last, mostly)',
+        // The training loss asks the same mix for the probability of the target piece at the last position.
+        'att = torch.stack([torch.log(torch.tensor([1.0 / (r + 1)] * (r + 1) + [0.0] * (4 - r))) for r in range(4)] + [last]).unsqueeze(0)',
+        'numbering = {}; piece_ids = torch.tensor([[numbering.setdefault(p, len(numbering)) for p in window]])',
+        'def p_next(target_id, piece):',
+        '    lp = model.target_logprob(logp.expand(1, 5, 5), att, torch.zeros(1, 5), torch.tensor([[0, 0, 0, 0, target_id]]), piece_ids, torch.tensor([[-2, -2, -2, -2, numbering.get(piece, -3)]]))',
+        '    return math.exp(lp[0, 4].item())',
+        'print(json.dumps([copy, vocab, p_next(0, "res_q7zk"), p_next(3, "."), p_next(0, "res_elsewhere")]))',
       ].join('\n'),
-      'id res_q7zk2v9x0w31 then res_q7z',
+      '',
     );
-    expect(JSON.parse(out)).toBe('k2v9x0w31 then');
+    const [copy, vocab, pCopy, pDot, pNowhere] = JSON.parse(out) as [string, string, number, number, number];
+    expect(copy).toBe('res_q7zk'); // 0.5 * (0.35 + 0.3) = 0.325 against "The" 0.5 * 0.6 = 0.30 and "." 0.1 + 0.15
+    expect(vocab).toBe('The'); // 0.9 * 0.6 = 0.54 against 0.1 * 0.65
+    expect(pCopy).toBeCloseTo(0.5 * 0.65, 6);
+    expect(pDot).toBeCloseTo(0.5 * 0.2 + 0.5 * 0.3, 6);
+    expect(pNowhere).toBeCloseTo(Math.exp(-30), 20); // neither the vocabulary nor the context holds it: a constant cost
   });
 
   test('training windows start where the text starts, padded on the right, as decoding sees it', () => {
     const out = py(
       [
-        'import json, random, train',
-        'ids = list(b"<|user|>hi<|end|><|assistant|>ok<|end|>"); mask = [0] * 30 + [1] * (len(ids) - 30)',
-        'long = list(range(65, 91)) * 20; lmask = [1] * len(long)',
-        'x, y, m = train.batch([(ids, mask, 1.0)], [1.0], 4, 64, random.Random(1))',
-        'lx, ly, lm = train.batch([(long, lmask, 1.0)], [1.0], 8, 64, random.Random(2))',
-        'print(json.dumps([x[0].tolist(), m[0].tolist(), lx.tolist(), ly.tolist()]))',
+        'import json, random, train, pieces',
+        'text = pieces.split("<|user|>\\nhi there<|end|>\\n<|assistant|>\\nok<|end|>")',
+        'mask = [0] * 9 + [1] * (len(text) - 9)',
+        'long = [w for i in range(200) for w in ("w%d" % (i % 7), " ")]; lmask = [1] * len(long)',
+        'v = pieces.learn_vocabulary([text, text, long, long], 0.0)',
+        'b = train.batch([(text, mask, 1.0)], [1.0], 4, 64, v, random.Random(1))',
+        'lb = train.batch([(long, lmask, 1.0)], [1.0], 8, 64, v, random.Random(2))',
+        'print(json.dumps([b[0][0].tolist(), b[3][0].tolist(), [v.id(p) for p in text], lb[0].tolist(), lb[4].tolist()]))',
       ].join('\n'),
       '',
     );
-    const [x, m, lx, ly] = JSON.parse(out) as [number[], number[], number[][], number[][]];
-    const text = Buffer.from('<|user|>hi<|end|><|assistant|>ok<|end|>');
-    expect(x.slice(0, text.length)).toEqual([...text]);
-    expect(x.slice(text.length).every((b) => b === 0)).toBe(true);
-    expect(m.slice(text.length - 1).every((v) => v === 0)).toBe(true);
-    // A trajectory longer than the context: full windows of its own bytes, no padding anywhere.
+    const [x, m, text, lx, ly] = JSON.parse(out) as [number[], number[], number[], number[][], number[][]];
+    expect(text).toHaveLength(11);
+    expect(x).toEqual(text.slice(0, -1));
+    expect(m).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+    // A trajectory longer than the context: full windows of its own pieces, no padding anywhere.
     for (const [i, row] of lx.entries()) {
-      expect(row.every((b) => b >= 65 && b <= 90)).toBe(true);
-      expect(ly[i]!.every((b) => b >= 65 && b <= 90)).toBe(true);
+      expect(row).toHaveLength(64);
+      expect(row.every((id) => id > 0)).toBe(true);
+      expect(ly[i]!.every((id) => id > 0)).toBe(true);
     }
   });
 

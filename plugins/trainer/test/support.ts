@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '@cowork/host';
@@ -88,4 +89,11 @@ export async function smokeCheckpoint(host: TempHost, steps = 24): Promise<{ id:
   if (ended.status !== 'succeeded') throw new Error(`the smoke training job ${ended.status}: ${JSON.stringify(await host.jobs.logs(job.id))}`);
   const done = await call('trainer_sync_round', { roundId, jobId: job.id });
   return done.checkpoint as { id: string; hash: string };
+}
+
+/** Runs Python code with the plugin's python/ folder on the path (Debian's torch), stdin given; its stdout. */
+export function py(code: string, input: string): string {
+  const result = spawnSync('/usr/bin/python3', ['-c', `import sys; sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'python'))})\n${code}`], { input, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return result.stdout;
 }

@@ -1,6 +1,7 @@
 import { filterSamples, collect } from '../src/dataset-builder';
 import { FAMILY_TOOLS } from '../src/family/catalog';
 import { tokenShare } from '../src/token-share';
+import { splitPieces } from '../src/tokens';
 import { loaded, readAndAnswer, record } from './support';
 
 describe('token share', () => {
@@ -26,23 +27,23 @@ describe('token share', () => {
     expect(report.warning).toBeNull();
   });
 
-  test('built from run records, the model tokenizer (bytes) reports the same case on the loss-masked turns', () => {
-    // Supervised bytes of a trajectory: its call line and its answer, each with the end marker.
-    // 42 long trajectories of 1180 bytes against 93 short ones: the longest 42 hold most of them.
+  test("built from run records, the model's own tokenizer (pieces) reports the same case on the loss-masked turns", () => {
+    // Supervised pieces of a trajectory: its call line and its answer, each with the end marker
+    // (one piece). 42 long answers of 600 words against 93 short ones: the longest 42 hold most.
     const call = '<|call|>{"name":"read_resource","arguments":{"resourceId":"res_1"}}<|end|>';
-    const shortAnswer = 'x'.repeat(20 - 7);
-    const base = Buffer.byteLength(call) + 20;
-    const longAnswer = 'y'.repeat(236 * 5 - Buffer.byteLength(call) - 7);
-    const runs = Array.from({ length: 135 }, (_, i) =>
-      loaded(record(`t${i}`, readAndAnswer(`question number ${i}`, i < 42 ? longAnswer : `${shortAnswer}`))),
-    );
+    const callPieces = splitPieces(call).length;
+    const base = callPieces + 2; // "ok" and <|end|>
+    const longAnswer = Array(600).fill('w').join(' '); // 1199 pieces: a word and a space each
+    const runs = Array.from({ length: 135 }, (_, i) => loaded(record(`t${i}`, readAndAnswer(`question number ${i}`, i < 42 ? longAnswer : 'ok'))));
     const result = filterSamples(collect(runs).samples, { tools: FAMILY_TOOLS, heldout: [], ancestorHashes: new Set() });
-    const bytes = result.trajectories.map((t) => t.supervisedBytes);
-    expect(bytes.filter((b) => b === 236 * 5)).toHaveLength(42);
-    expect(bytes.filter((b) => b === base)).toHaveLength(93);
+    const own = result.trajectories.map((t) => t.supervisedModelTokens);
+    const long = callPieces + 1199 + 1;
+    expect(own.filter((n) => n === long)).toHaveLength(42);
+    expect(own.filter((n) => n === base)).toHaveLength(93);
     const share = result.tokenShare.model;
     expect(share.top.count).toBe(42);
-    expect(share.top.share).toBeCloseTo((42 * 1180) / (42 * 1180 + 93 * base), 10);
+    expect(share.top.share).toBeCloseTo((42 * long) / (42 * long + 93 * base), 10);
+    expect(share.tokenizer).toBe('pieces');
     expect(share.warning).not.toBeNull();
     expect(result.tokenShare.standard.tokenizer).toBe('o200k_base');
     expect(result.tokenShare.standard.top.count).toBe(42);

@@ -43,7 +43,7 @@ describe('trainer tools through a host', () => {
     const dataHash = obj(report.data!).hash as string;
     const checkpoint = await host.resources.create({
       kind: 'trainer.checkpoint', operator: PERSON,
-      content: { hash: 'f'.repeat(64), file: 'trainer/checkpoints/f.pt', parent: { type: 'base' }, round: null, data: { datasetId, revision: 2, hash: dataHash }, steps: 40, tokenizer: { name: 'bytes', vocabSize: 260 }, model: {} },
+      content: { hash: 'f'.repeat(64), file: 'trainer/checkpoints/f.pt', parent: { type: 'base' }, round: null, data: { datasetId, revision: 2, hash: dataHash }, steps: 40, tokenizer: { name: 'pieces', vocabSize: 80 }, model: {} },
     });
     await call('trainer_generate', { family: 'read_value', split: 'train', count: 5, seed: 2, out: 'runs/more' });
     const next = obj((await call('trainer_collect', { name: 'round 1 data', runs: ['runs/train-read_value', 'runs/train-commit_line', 'runs/more'], group: 'old' })).content);

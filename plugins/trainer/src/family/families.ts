@@ -160,8 +160,8 @@ function readValue(id: string, split: Split, resourceId: string, random: () => n
   const service = pick(random, ranges.services);
   const key = pick(random, ranges.keys);
   const value = String(between(random, ranges.numbers));
-  // One setting per resource: the model's 256 bytes hold the read's result and the call before it,
-  // not the request (the host's result of a read is about 200 bytes), so the answer must come from the result.
+  // One setting per resource, so the value to answer is the one the result holds. (Chosen when the
+  // model read 256 bytes, which held the result but not the request; its 256 pieces now hold both.)
   const text = `${key} = ${value}\n`;
   const taskRequest = `Read the ${service} settings in ${DATA} and tell me its ${key}.`;
   const summary = `The ${key} is ${value}.`;

@@ -1,4 +1,5 @@
 import { defineKind, type Json } from '@cowork/host';
+import { checkpointView } from './checkpoint-view';
 
 /** Where a model's weights start: the trainer's own initialisation, or a checkpoint (by id and hash). */
 export type Parent = { type: 'base' } | { type: 'checkpoint'; checkpointId: string; hash: string };
@@ -59,4 +60,5 @@ export const checkpointKind = defineKind<CheckpointContent, Json>({
   summarize: (c) =>
     `checkpoint ${c.hash.slice(0, 12)}: ${c.steps} steps from ${c.parent.type === 'base' ? 'base' : `checkpoint ${c.parent.hash.slice(0, 12)}`}, data ${c.data.hash.slice(0, 12)} (dataset ${c.data.datasetId}@${c.data.revision}), tokenizer ${c.tokenizer.name}`,
   diff: () => 'a checkpoint does not change',
+  view: checkpointView,
 });

@@ -1,4 +1,5 @@
 import { defineKind, opShape, rejectOp, type Json } from '@cowork/host';
+import { datasetView } from './dataset-view';
 
 /** A dataset's stages: nothing yet, samples collected from run records, filtered into training data. */
 export type DatasetStage = 'empty' | 'collected' | 'filtered';
@@ -18,7 +19,7 @@ export interface DatasetContent {
   sources: Json[];
   pool: DataFileRef | null;
   filters: Json[];
-  trajectories: { hash: string; source: string; agent: string; task: string; group: string; supervisedTokens: number; totalTokens: number; supervisedBytes: number }[];
+  trajectories: { hash: string; source: string; agent: string; task: string; group: string; supervisedTokens: number; totalTokens: number; supervisedModelTokens: number }[];
   multipliers: { group: string; multiplier: number }[];
   tokenShare: { standard: Json; model: Json } | null;
   data: DataFileRef | null;
@@ -44,9 +45,9 @@ const TRAJECTORY = {
   type: 'object',
   properties: {
     hash: HASH, source: { type: 'string' }, agent: { type: 'string' }, task: { type: 'string' }, group: { type: 'string' },
-    supervisedTokens: { type: 'integer', minimum: 0 }, totalTokens: { type: 'integer', minimum: 0 }, supervisedBytes: { type: 'integer', minimum: 0 },
+    supervisedTokens: { type: 'integer', minimum: 0 }, totalTokens: { type: 'integer', minimum: 0 }, supervisedModelTokens: { type: 'integer', minimum: 0 },
   },
-  required: ['hash', 'source', 'agent', 'task', 'group', 'supervisedTokens', 'totalTokens', 'supervisedBytes'],
+  required: ['hash', 'source', 'agent', 'task', 'group', 'supervisedTokens', 'totalTokens', 'supervisedModelTokens'],
   additionalProperties: false,
 } as const;
 const FILTER_REPORT = {
@@ -148,6 +149,7 @@ export const datasetKind = defineKind<DatasetContent, DatasetOp>({
     if (JSON.stringify(before.multipliers) !== JSON.stringify(after.multipliers)) changes.push(`multipliers ${after.multipliers.map((m) => `${m.group} ${m.multiplier}x`).join(', ') || 'none'}`);
     return changes.join('; ') || 'no change';
   },
+  view: datasetView,
 });
 
 /** The multiplier of a group (1 when none was set). */

@@ -2,6 +2,9 @@ import { defineKind, isCoworkError, opShape, rejectOp, type CheckContentContext,
 import type { CheckpointContent, Parent } from './checkpoint-kind';
 import { PARENT_SCHEMA } from './checkpoint-kind';
 import type { DatasetContent } from './dataset-kind';
+import { roundExports } from './round-exports';
+import { SETTINGS_PROPERTIES, SETTING_NAMES, type SettingName } from './round-settings';
+import { roundView } from './round-view';
 
 export type RoundStatus = 'draft' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -82,6 +85,8 @@ export type RoundOp =
   | { type: 'set_parent'; parent: Parent }
   | { type: 'set_dataset'; dataset: { id: string; revision: number } }
   | { type: 'set_settings'; settings: { [key: string]: number } }
+  /** The same, one setting or more at the op's top level: the shape the page's fields commit (a field puts its value at one key). */
+  | ({ type: 'set_settings' } & { [K in SettingName]?: number })
   | { type: 'set_status'; status: RoundStatus }
   | { type: 'set_job'; job: string }
   | { type: 'record_metrics'; points: MetricPoint[] }
@@ -101,13 +106,6 @@ const TRANSITIONS: Readonly<Record<RoundStatus, readonly RoundStatus[]>> = {
   cancelled: ['draft'],
 };
 
-const SETTINGS_PROPERTIES = {
-  steps: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-  lr: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-  batch: { type: 'integer', minimum: 1, maximum: 4096 },
-  seed: { type: 'integer', minimum: 0 },
-  threads: { type: 'integer', minimum: 1, maximum: 64 },
-} as const;
 const DATASET_REF = { type: 'object', properties: { id: { type: 'string', minLength: 1 }, revision: { type: 'integer', minimum: 0 } }, required: ['id', 'revision'], additionalProperties: false } as const;
 const POINT = {
   type: 'object',
@@ -177,6 +175,8 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       opShape('set_parent', { parent: PARENT_SCHEMA }),
       opShape('set_dataset', { dataset: DATASET_REF }),
       opShape('set_settings', { settings: { type: 'object', properties: SETTINGS_PROPERTIES, additionalProperties: false, minProperties: 1 } }),
+      // The flat shape a page field commits (its value goes at one top-level key); `type` plus one setting at least.
+      { ...opShape('set_settings', SETTINGS_PROPERTIES, []), minProperties: 2 },
       opShape('set_status', { status: STATUS }),
       opShape('set_job', { job: { type: 'string', minLength: 1 } }),
       opShape('record_metrics', { points: { type: 'array', items: POINT, minItems: 1 } }),
@@ -200,7 +200,7 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       case 'set_dataset':
         return { ...content, dataset: op.dataset };
       case 'set_settings':
-        return { ...content, settings: { ...content.settings, ...op.settings } as RoundSettings };
+        return { ...content, settings: { ...content.settings, ...settingsOf(op) } as RoundSettings };
       case 'set_status':
         if (!TRANSITIONS[content.status].includes(op.status)) {
           throw rejectOp(`a ${content.status} round cannot become ${op.status} (it can become: ${TRANSITIONS[content.status].join(', ') || 'nothing, it is final'})`);
@@ -240,6 +240,8 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
       c.evaluation ? `  held-out: ${c.evaluation.families.map((f) => `${f.family} ${f.passed}/${f.tasks}`).join(', ')}` : '',
     ].filter((l) => l !== '').join('\n');
   },
+  view: roundView,
+  exports: roundExports,
   diff(before, after) {
     const changes: string[] = [];
     for (const key of ['name', 'parent', 'dataset', 'settings', 'status', 'job', 'checkpoint', 'report', 'evaluation'] as const) {
@@ -249,6 +251,13 @@ export const roundKind = defineKind<RoundContent, RoundOp>({
     return changes.join('\n') || 'no change';
   },
 });
+
+/** The settings an op changes, in either of its shapes. */
+function settingsOf(op: Extract<RoundOp, { type: 'set_settings' }>): { [key: string]: number } {
+  if ('settings' in op && typeof op.settings === 'object') return op.settings;
+  const flat = op as { [K in SettingName]?: number };
+  return Object.fromEntries(SETTING_NAMES.flatMap((name) => (flat[name] === undefined ? [] : [[name, flat[name]]])));
+}
 
 function short(value: Json): string {
   const text = JSON.stringify(value);

@@ -1,7 +1,7 @@
 import { barChart, escapeHtml, lineChart } from '@cowork/host';
 import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import type { DatasetContent } from '../kinds/dataset-kind';
-import type { FamilyScore, RoundContent, RoundEvaluation } from '../kinds/round-kind';
+import type { FamilyScore, MetricPoint, RoundContent, RoundEvaluation } from '../kinds/round-kind';
 import type { TokenShareReport } from '../token-share';
 
 export interface RoundReportInput {
@@ -10,6 +10,19 @@ export interface RoundReportInput {
   readonly evaluation: RoundEvaluation;
   readonly dataset: { readonly id: string; readonly revision: number; readonly content: DatasetContent };
   readonly checkpoint: { readonly id: string; readonly content: CheckpointContent };
+}
+
+/** The plots' look, shared by the report page and the standalone loss-curve SVG (round-exports.ts). */
+export const PLOT_CSS = `.plot text{font-size:11px;fill:#445}.plot .plot-title{font-size:13px;font-weight:600}
+.plot .grid{stroke:#e6e9ee}.plot .axis{stroke:#667}.plot .line{fill:none;stroke:#2e6bd1;stroke-width:2}.plot .dot{fill:#2e6bd1}
+.plot .bar{fill:#2e6bd1}.plot .bar.bad{fill:#c8423b}`;
+
+/** The masked training loss by step as an inline SVG plot; undefined without metrics. */
+export function lossCurve(metrics: readonly MetricPoint[]): string | undefined {
+  if (metrics.length === 0) return undefined;
+  const points = metrics.map((p) => ({ x: p.step, y: p.loss }));
+  const maxLoss = Math.max(0.5, ...points.map((p) => p.y));
+  return lineChart({ title: 'masked training loss by step', points, xLabel: 'step', yLabel: 'loss', yMax: Math.ceil(maxLoss * 2) / 2 });
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -22,6 +35,13 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 function scoreRow(s: FamilyScore): string[] {
   return [s.family, `${s.passed}/${s.trials}`, pct(s.rate), `${pct(s.interval.low)} – ${pct(s.interval.high)}`, s.score.toFixed(1), `${s.usedTool}/${s.trials}`, String(s.invalid)];
 }
+
+/** Said plainly on every report, so its scores are not read as more than they are. */
+const CAPABILITIES =
+  'The trainer\'s model has under a million parameters, reads its own pieces (markers, words, numbers, single characters), and trains for minutes from a random start. ' +
+  'It can learn the call grammar of the tools its data used, and to copy short values (resource ids, numbers, words) from a request or a tool result into a call and an answer, values it never saw in training included. ' +
+  'It cannot understand language beyond the phrasings it was trained on, plan, pick a tool its data never used, or compute a value (a new revision is copied from the result, not added). ' +
+  'Its held-out scores say whether a round taught those skills on unseen values, not how a real base model would do; the README says how to run the same pipeline on one.';
 
 /**
  * The round report as one self-contained HTML page: lineage, the data (hash, sources, filter counts,
@@ -38,10 +58,8 @@ export function renderRoundReport(input: RoundReportInput): string {
   const filters = (data.filters as unknown as { filter: string; input: number; kept: number; byReason: Record<string, number> }[]).map((f) => [
     f.filter, String(f.input), String(f.kept), Object.entries(f.byReason).map(([r, n]) => `${r} ${n}`).join(', ') || '—',
   ]);
-  const share = (data.tokenShare?.standard ?? null) as unknown as TokenShareReport | null;
-  const points = round.metrics.map((p) => ({ x: p.step, y: p.loss }));
-  const maxLoss = Math.max(0.5, ...points.map((p) => p.y));
-  const curve = points.length > 0 ? lineChart({ title: 'masked training loss by step', points, xLabel: 'step', yLabel: 'loss', yMax: Math.ceil(maxLoss * 2) / 2 }) : '<p>No metrics were recorded.</p>';
+  const shares = [data.tokenShare?.standard, data.tokenShare?.model].filter((x) => x != null) as unknown as TokenShareReport[];
+  const curve = lossCurve(round.metrics) ?? '<p>No metrics were recorded.</p>';
   const bars = barChart({ title: 'held-out all-pass rate by family (%)', bars: evaluation.families.map((f) => ({ label: f.family, value: 100 * f.rate, text: `${pct(f.rate)} [${pct(f.interval.low)}, ${pct(f.interval.high)}]` })), max: 100 });
   const families = evaluation.families.map((f) => f.family);
   const comparisons = evaluation.comparisons.length === 0
@@ -55,9 +73,7 @@ export function renderRoundReport(input: RoundReportInput): string {
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2430}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #d5dae1;padding:.25rem .6rem;text-align:left}
-code{font-size:12px}.plot text{font-size:11px;fill:#445}.plot .plot-title{font-size:13px;font-weight:600}
-.plot .grid{stroke:#e6e9ee}.plot .axis{stroke:#667}.plot .line{fill:none;stroke:#2e6bd1;stroke-width:2}.plot .dot{fill:#2e6bd1}
-.plot .bar{fill:#2e6bd1}.plot .bar.bad{fill:#c8423b}.warn{color:#a4330d}
+code{font-size:12px}${PLOT_CSS}.warn{color:#a4330d}
 </style></head><body>
 <h1>Training round: ${escapeHtml(round.name)}</h1>
 <p>Round <code>${escapeHtml(input.roundId)}</code>, ${escapeHtml(round.status)}. Checkpoint <code>${escapeHtml(checkpoint.id)}</code> (sha256 <code>${escapeHtml(checkpoint.content.hash)}</code>), ${checkpoint.content.steps} steps, tokenizer ${escapeHtml(checkpoint.content.tokenizer.name)}.</p>
@@ -67,7 +83,7 @@ code{font-size:12px}.plot text{font-size:11px;fill:#445}.plot .plot-title{font-s
 <p>Dataset <code>${escapeHtml(dataset.id)}</code> at revision ${dataset.revision}: ${data.trajectories.length} trajectories, data sha256 <code>${escapeHtml(data.data?.hash ?? '—')}</code>, from ${data.sources.length} run records.</p>
 ${table(['group', 'trajectories', 'multiplier'], [...groups].map(([g, n]) => [g, String(n), `${multiplier(g)}x`]))}
 ${table(['filter', 'in', 'kept', 'dropped by reason'], filters)}
-${share ? `<p>Token share (${escapeHtml(share.tokenizer)}): the longest ${share.top.count} of ${share.trajectories} trajectories hold ${share.top.percent.toFixed(1)}% of ${share.supervisedTokens} supervised tokens; ${share.trajectoriesFor50} reach 50%, ${share.trajectoriesFor80} reach 80%.${share.warning ? ` <span class="warn">${escapeHtml(share.warning)}</span>` : ''}</p>` : ''}
+${shares.map((share) => `<p>Token share (${escapeHtml(share.tokenizer)}): the longest ${share.top.count} of ${share.trajectories} trajectories hold ${share.top.percent.toFixed(1)}% of ${share.supervisedTokens} supervised tokens; ${share.trajectoriesFor50} reach 50%, ${share.trajectoriesFor80} reach 80%.${share.warning ? ` <span class="warn">${escapeHtml(share.warning)}</span>` : ''}</p>`).join('\n')}
 <h2>Training</h2>
 <p>${round.settings.steps} steps, batch ${round.settings.batch}, learning rate ${round.settings.lr}, seed ${round.settings.seed}, ${round.settings.threads} thread(s).</p>
 ${curve}
@@ -77,6 +93,8 @@ ${table(['family', 'passed', 'all-pass', '95% interval', 'rubric score', 'called
 ${bars}
 <h2>Compared</h2>
 ${comparisons}
+<h2>What this model can and cannot do</h2>
+<p>${escapeHtml(CAPABILITIES)}</p>
 </body></html>
 `;
 }
