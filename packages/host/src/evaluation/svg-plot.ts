@@ -62,6 +62,12 @@ export interface Point {
   readonly y: number;
 }
 
+/** Decimals that keep a quarter of `yMax` apart from the next (a loss under 1 read "0, 0, 1, 1, 1" with none). */
+export function tickDigits(yMax: number): number {
+  if (!(yMax > 0) || !Number.isFinite(yMax)) return 0;
+  return Math.min(4, Math.max(0, 2 - Math.floor(Math.log10(yMax))));
+}
+
 /** A line through `points` (x ascending), y from 0 to `yMax`, with ticks at each x (thinned past 20) and every quarter of y. */
 export function lineChart(options: {
   readonly title: string;
@@ -91,7 +97,7 @@ export function lineChart(options: {
     const y = py(q * yMax);
     return (
       `<line x1="${left}" y1="${n(y)}" x2="${n(left + plotWidth)}" y2="${n(y)}" class="grid"/>` +
-      `<text x="${left - 6}" y="${n(y + 4)}" text-anchor="end">${escapeHtml(fixed(q * yMax, 0))}</text>`
+      `<text x="${left - 6}" y="${n(y + 4)}" text-anchor="end">${escapeHtml(fixed(q * yMax, tickDigits(yMax)))}</text>`
     );
   });
   const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${n(px(p.x))},${n(py(p.y))}`).join(' ');
