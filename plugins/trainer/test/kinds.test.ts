@@ -1,20 +1,9 @@
-import { isCoworkError } from '@cowork/host';
 import type { TempHost } from '@cowork/host/testkit';
 import { writeSamples } from '../src/data-files';
 import { collect, filterSamples } from '../src/dataset-builder';
 import { FAMILY_TOOLS } from '../src/family/catalog';
 import { generate } from '../src/family/families';
-import { loaded, PERSON, readAndAnswer, record, trainerHost } from './support';
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCoworkError(error)) return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
+import { failure, loaded, PERSON, readAndAnswer, record, trainerHost } from './support';
 
 /** A filtered dataset resource, made the way the tools make it. */
 async function filteredDataset(host: TempHost): Promise<{ id: string; revision: number }> {

@@ -5,23 +5,13 @@
 // resolve. And the loss curve alone (`loss-svg`), the view's picture.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCoworkError, type Json } from '@cowork/host';
+import type { Json } from '@cowork/host';
 import type { TempHost } from '@cowork/host/testkit';
-import { PERSON, trainerHost } from './support';
+import { failure, PERSON, trainerHost } from './support';
 import { evaluatedRound, fixture, succeededRound, type Fixture } from './round-fixture';
 
 type Obj = Record<string, Json>;
 const utf8 = (data: Uint8Array) => Buffer.from(data).toString('utf8');
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCoworkError(error)) return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('trainer.round exports', () => {
   let host: TempHost;

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Json } from '@cowork/host';
+import { isCoworkError, type Json } from '@cowork/host';
 import { taskRunsApi, type Host } from '@cowork/host/embed';
 import { openTempHost, type TempHost } from '@cowork/host/testkit';
 import { plugin } from '../src/index';
@@ -96,4 +96,15 @@ export function py(code: string, input: string): string {
   const result = spawnSync('/usr/bin/python3', ['-c', `import sys; sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'python'))})\n${code}`], { input, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(result.stderr);
   return result.stdout;
+}
+
+/** The coded error a promise rejects with (its code, message and details); throws when it resolves. */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isCoworkError(error)) return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
+    throw error;
+  }
+  throw new Error('expected a failure');
 }

@@ -3,22 +3,12 @@
 // kinds' ops through the page's edit path (useControl builds the op as the page does), with the
 // kinds' checks refusing a bad value and a plan edit once the plan is fixed.
 import { join } from 'node:path';
-import { isCoworkError, type Json, type ViewBlock } from '@cowork/host';
+import type { Json, ViewBlock } from '@cowork/host';
 import { controlLabels, fieldKeys, leaves, useControl, type TempHost } from '@cowork/host/testkit';
-import { callTool, PERSON, readAndAnswer, record, trainerHost, writeRunFolder } from './support';
+import { callTool, failure, PERSON, readAndAnswer, record, trainerHost, writeRunFolder } from './support';
 import { evaluatedRound, fixture, METRICS, succeededRound, type Fixture } from './round-fixture';
 
 type Obj = Record<string, Json>;
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCoworkError(error)) return { code: error.code, message: `${error.message} ${JSON.stringify(error.details)}` };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 const text = (blocks: readonly ViewBlock[]): string => JSON.stringify(blocks);
 const ofType = <T extends ViewBlock['type']>(blocks: readonly ViewBlock[], type: T) => leaves(blocks).filter((b): b is Extract<ViewBlock, { type: T }> => b.type === type);
