@@ -123,6 +123,13 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
     const missing = spawnSync('/usr/bin/python3', [serveScript(), '--checkpoint', join(host.dir, 'nope.pt'), '--port', '0'], { encoding: 'utf8', timeout: 60_000 });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('does not exist');
+    // A checkpoint of the byte-level model (weights, no vocabulary of pieces): named, not guessed at.
+    const older = join(host.dir, 'bytes-model.pt');
+    py(`import torch, model; torch.save({"model": model.GPT(256).state_dict(), "config": {"d": 128}}, ${JSON.stringify(older)})`, '');
+    const old = spawnSync('/usr/bin/python3', [serveScript(), '--checkpoint', older, '--port', '0'], { encoding: 'utf8', timeout: 60_000 });
+    expect(old.status).toBe(2);
+    expect(old.stderr).toContain('holds no vocabulary of the trainer');
+    expect(old.stdout).not.toContain('listening');
   });
 
   test('the tool refuses a checkpoint that does not exist', async () => {
