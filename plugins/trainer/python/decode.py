@@ -35,7 +35,7 @@ def _block_step(block, x, cache):
     return x + block.mlp(block.ln2(x))
 
 
-def choose(model, vocabulary, window, logp, att, gate):
+def choose(vocabulary, window, logp, att, gate):
     """The most probable next piece (a string) given one position's outputs over the window's
     pieces: logp the vocabulary's log-probabilities, att the pointer's log-attention, gate its logit."""
     size = len(vocabulary)
@@ -68,7 +68,7 @@ def _forward(model, vocabulary, pieces, start, state):
     state["keys"] = key if state["keys"] is None else torch.cat([state["keys"], key], dim=1)
     state["window"] += pieces
     logp, att, gate = model.outputs(h[:, -1:], state["keys"])
-    return choose(model, vocabulary, state["window"], logp[0, -1], att[0, -1], gate[0, -1])
+    return choose(vocabulary, state["window"], logp[0, -1], att[0, -1], gate[0, -1])
 
 
 @torch.no_grad()
@@ -110,7 +110,7 @@ def greedy_uncached(model, vocabulary, prompt, max_tokens, stop):
         window = pieces[-context:]
         ids, shapes = vocabulary.encode(window)
         logp, att, gate = model(torch.tensor([ids]), torch.tensor([shapes]))
-        nxt = choose(model, vocabulary, window, logp[0, -1], att[0, -1], gate[0, -1])
+        nxt = choose(vocabulary, window, logp[0, -1], att[0, -1], gate[0, -1])
         pieces.append(nxt)
         if nxt == stop:
             return out, True

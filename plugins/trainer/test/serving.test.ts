@@ -67,8 +67,8 @@ describe('serving a checkpoint behind /v1/chat/completions (python/serve.py)', (
         'logp = torch.log(torch.tensor([0.0, 0.1, 0.1, 0.2, 0.6]))',
         'last = torch.log(torch.tensor([0.05, 0.35, 0.0, 0.3, 0.3]))',
         'half, mostly = torch.tensor(0.0), torch.log(torch.tensor(9.0))  # gate logits: g = 0.5, g = 0.9',
-        'copy = decode.choose(None, v, window, logp, last, half)',
-        'vocab = decode.choose(None, v, window, logp, last, mostly)',
+        'copy = decode.choose(v, window, logp, last, half)',
+        'vocab = decode.choose(v, window, logp, last, mostly)',
         // The training loss asks the same mix for the probability of the target piece at the last position.
         'att = torch.stack([torch.log(torch.tensor([1.0 / (r + 1)] * (r + 1) + [0.0] * (4 - r))) for r in range(4)] + [last]).unsqueeze(0)',
         'numbering = {}; piece_ids = torch.tensor([[numbering.setdefault(p, len(numbering)) for p in window]])',
