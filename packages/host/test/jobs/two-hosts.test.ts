@@ -79,16 +79,52 @@ async function kill(child: Child): Promise<void> {
   await child.exited;
 }
 
-it('a host on another machine leaves a job alone while the host that started it lives, though the job’s processes are gone, and reports it uncertain once that host is SIGKILLed', async () => {
+/** A test's workspace on a fresh database and what it starts there, closed, killed and removed after `run`. */
+interface Machines {
+  owner(hostId: string, mode: 'start' | 'start-exit' | 'idle', pollMs?: number): Child;
+  host(hostId: string): Promise<Host>;
+  /** The job as `host` reads it now; its processes are killed at the end. */
+  job(host: Host, jobId: string): Promise<JobRecord>;
+}
+
+async function onMachines(run: (m: Machines) => Promise<void>): Promise<void> {
   const dir = tempDir('cowork-job-hosts-');
   const databaseUrl = await pgServer().createDatabase();
-  const a = spawnOwner(dir.path, databaseUrl, 'machine-a', 'start');
-  let b: Host | undefined;
-  let job: JobRecord | undefined;
+  const hosts: Host[] = [];
+  const children: Child[] = [];
+  const jobs: JobRecord[] = [];
   try {
+    await run({
+      owner: (hostId, mode, pollMs) => {
+        const child = spawnOwner(dir.path, databaseUrl, hostId, mode, pollMs);
+        children.push(child);
+        return child;
+      },
+      host: async (hostId) => {
+        const host = await openHost(dir.path, databaseUrl, hostId);
+        hosts.push(host);
+        return host;
+      },
+      job: async (host, jobId) => {
+        const job = await host.jobs.get(jobId);
+        jobs.push(job);
+        return job;
+      },
+    });
+  } finally {
+    for (const host of hosts.reverse()) await host.close();
+    for (const child of children) await kill(child);
+    killJobProcesses(jobs);
+    dir.cleanup();
+  }
+}
+
+it('a host on another machine leaves a job alone while the host that started it lives, though the job’s processes are gone, and reports it uncertain once that host is SIGKILLed', () =>
+  onMachines(async (m) => {
+    const a = m.owner('machine-a', 'start');
     const jobId = await startedJob(a);
-    b = await openHost(dir.path, databaseUrl, 'machine-b');
-    job = await b.jobs.get(jobId);
+    const b = await m.host('machine-b');
+    const job = await m.job(b, jobId);
     expect(job).toMatchObject({ status: 'running', hostId: 'machine-a' });
 
     // B cannot see A's processes (here: they are gone), yet A still runs: B leaves the job to A,
@@ -97,64 +133,34 @@ it('a host on another machine leaves a job alone while the host that started it 
     expect(await statusesFor(b, jobId, 3 * LEASE_MS)).toEqual(new Set(['running']));
 
     await kill(a);
-    const ended = await waitFor(() => b!.jobs.get(jobId), (j) => j.status !== 'running', LEASE_MS + 10_000);
+    const ended = await waitFor(() => b.jobs.get(jobId), (j) => j.status !== 'running', LEASE_MS + 10_000);
     expect(ended).toMatchObject({ status: 'uncertain', exitCode: null, signal: null });
     expect(ended.error).toMatch(/^the job ran on machine-a, where no host runs any more/);
-  } finally {
-    await b?.close();
-    await kill(a);
-    if (job) killJobProcesses([job]);
-    dir.cleanup();
-  }
-}, 60_000);
+  }), 60_000);
 
-it('any host on the job’s machine vouches for it after the one that started it exited, and a host on that machine judges it by its pids at once', async () => {
-  const dir = tempDir('cowork-job-hosts-');
-  const databaseUrl = await pgServer().createDatabase();
-  const resident = spawnOwner(dir.path, databaseUrl, 'machine-a', 'idle');
-  let b: Host | undefined;
-  let sameMachine: Host | undefined;
-  let job: JobRecord | undefined;
-  try {
+it('any host on the job’s machine vouches for it after the one that started it exited, and a host on that machine judges it by its pids at once', () =>
+  onMachines(async (m) => {
+    const resident = m.owner('machine-a', 'idle');
     expect(await resident.first).toBe('ready');
     // A short-lived command on machine-a starts the job and exits, releasing its own presence.
-    const starter = spawnOwner(dir.path, databaseUrl, 'machine-a', 'start-exit');
+    const starter = m.owner('machine-a', 'start-exit');
     const jobId = await startedJob(starter);
     expect(await starter.exited).toBe(0);
-    b = await openHost(dir.path, databaseUrl, 'machine-b');
-    job = await b.jobs.get(jobId);
-    await killJob(job);
+    const b = await m.host('machine-b');
+    await killJob(await m.job(b, jobId));
     expect(await statusesFor(b, jobId, 3 * LEASE_MS)).toEqual(new Set(['running']));
 
     // A host on machine-a can check the pids: gone, no exit record, so uncertain now.
-    sameMachine = await openHost(dir.path, databaseUrl, 'machine-a');
+    const sameMachine = await m.host('machine-a');
     expect(await sameMachine.jobs.get(jobId)).toMatchObject({ status: 'uncertain', error: 'the job process is gone and left no exit record' });
-  } finally {
-    await sameMachine?.close();
-    await b?.close();
-    await kill(resident);
-    if (job) killJobProcesses([job]);
-    dir.cleanup();
-  }
-}, 60_000);
+  }), 60_000);
 
-it('a cancel asked for on another machine is delivered by the host on the job’s machine', async () => {
-  const dir = tempDir('cowork-job-hosts-');
-  const databaseUrl = await pgServer().createDatabase();
-  const a = spawnOwner(dir.path, databaseUrl, 'machine-a', 'start', 200);
-  let b: Host | undefined;
-  let job: JobRecord | undefined;
-  try {
-    const jobId = await startedJob(a);
-    b = await openHost(dir.path, databaseUrl, 'machine-b');
-    job = await b.jobs.get(jobId);
+it('a cancel asked for on another machine is delivered by the host on the job’s machine', () =>
+  onMachines(async (m) => {
+    const jobId = await startedJob(m.owner('machine-a', 'start', 200));
+    const b = await m.host('machine-b');
+    const job = await m.job(b, jobId);
     const cancelled = await b.jobs.cancel(jobId, { graceMs: 1000 });
     expect(cancelled).toMatchObject({ status: 'cancelled', signal: 'SIGTERM' });
-    await waitFor(() => pidAlive(job!.supervisorPid!) || pidAlive(job!.pid!), (alive) => !alive);
-  } finally {
-    await b?.close();
-    await kill(a);
-    if (job) killJobProcesses([job]);
-    dir.cleanup();
-  }
-}, 60_000);
+    await waitFor(() => pidAlive(job.supervisorPid!) || pidAlive(job.pid!), (alive) => !alive);
+  }), 60_000);
