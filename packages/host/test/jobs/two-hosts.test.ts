@@ -7,45 +7,30 @@
  * expire). A host on the job's own machine judges by the pids, at once. A cancel asked for
  * elsewhere is delivered by a host on the job's machine.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Host } from '../../src/host';
 import type { JobRecord } from '../../src/store/job-records';
 import { usePostgresServer } from '../support/postgres';
 import { tempDir } from '../support/temp-host';
+import { spawnTsx, type TsxChild } from '../support/tsx-child';
 import { killJobProcesses, pidAlive, waitFor } from './job-harness';
 
 const pgServer = usePostgresServer();
 const LEASE_MS = 1500;
 const PACKAGE_DIR = resolve(__dirname, '../..');
 
-interface Child {
-  readonly proc: ChildProcess;
+interface Child extends TsxChild {
   /** The first line it printed: `started <job id>` or `ready`. */
   readonly first: Promise<string>;
-  readonly exited: Promise<number | null>;
 }
 
 /** A host on machine `hostId` (owner-child.ts); POLL_MS long unless given, so that it judges nothing itself. */
 function spawnOwner(dir: string, databaseUrl: string, hostId: string, mode: 'start' | 'start-exit' | 'idle', pollMs = 3_600_000): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'owner-child.ts'), dir, mode], {
+  const child = spawnTsx(resolve(__dirname, 'owner-child.ts'), [dir, mode], {
     cwd: PACKAGE_DIR,
-    env: { ...process.env, DATABASE_URL: databaseUrl, HOST_ID: hostId, LEASE_MS: String(LEASE_MS), POLL_MS: String(pollMs) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { DATABASE_URL: databaseUrl, HOST_ID: hostId, LEASE_MS: String(LEASE_MS), POLL_MS: String(pollMs) },
   });
-  let stdout = '';
-  let stderr = '';
-  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolveExit) => proc.once('exit', resolveExit));
-  const first = new Promise<string>((resolveLine, reject) => {
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = /^(.*)\n/.exec(stdout);
-      if (line) resolveLine(line[1]!);
-    });
-    void exited.then((code) => reject(new Error(`owner-child exited (${code}) before it was ready: ${stderr}`)));
-  });
-  return { proc, first, exited };
+  return { ...child, first: child.printed(/^(.*)\n/, 'it was ready').then((m) => m[1]!) };
 }
 
 async function startedJob(child: Child): Promise<string> {

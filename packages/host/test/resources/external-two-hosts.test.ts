@@ -7,7 +7,7 @@
  * gone, from another machine (PostgreSQL, other host ids) once its lease has ended. A host that
  * closes releases the lease: the next host drives the application at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnTsx, type TsxChild } from '../support/tsx-child';
 import { resolve } from 'node:path';
 import { Host } from '../../src/host';
 import { FakeApp, scenePlugin } from '../support/fake-external-app';
@@ -18,24 +18,9 @@ const LEASE_MS = 1500;
 const PACKAGE_DIR = resolve(__dirname, '../..');
 
 /** external-child.ts: a host that commits `add <name>` to the resource and then holds its session. */
-function spawnHolder(dir: string, resourceId: string, env: Record<string, string>): { proc: ChildProcess; holding: Promise<void>; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'external-child.ts'), dir, resourceId, '0', 'cube'], {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, LEASE_MS: String(LEASE_MS), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolveExit) => proc.once('exit', resolveExit));
-  const holding = new Promise<void>((resolveHolding, reject) => {
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('holding\n')) resolveHolding();
-    });
-    void exited.then((code) => reject(new Error(`external-child exited (${code}) before holding: ${stdout}${stderr}`)));
-  });
-  return { proc, holding, exited };
+function spawnHolder(dir: string, resourceId: string, env: Record<string, string>): TsxChild & { holding: Promise<void> } {
+  const child = spawnTsx(resolve(__dirname, 'external-child.ts'), [dir, resourceId, '0', 'cube'], { cwd: PACKAGE_DIR, env: { LEASE_MS: String(LEASE_MS), ...env } });
+  return { ...child, holding: child.printed(/holding\n/, 'holding').then(() => undefined) };
 }
 
 describe.each(storeBackends())('on $name', (backend) => {

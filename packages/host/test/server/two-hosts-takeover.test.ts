@@ -7,7 +7,7 @@
  * the task from its log and finishes it, with each Inbox result in Main's context exactly once.
  * The model is the test's scripted OpenAI-compatible server; everything else is real.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnTsx, type TsxChild } from '../support/tsx-child';
 import { join } from 'node:path';
 import { taskLeaseKey } from '../../src/agents/task-lease';
 import { PostgresStore } from '../../src/store/postgres/postgres-store';
@@ -26,11 +26,8 @@ const TAKEOVER_POLL_MS = 500;
 /** Room for a loaded machine on top of the lease and one takeover interval. */
 const SLACK_MS = 2000;
 
-interface ServeProcess {
-  readonly proc: ChildProcess;
+interface ServeProcess extends TsxChild {
   readonly url: Promise<string>;
-  readonly exited: Promise<number | null>;
-  output(): string;
 }
 
 /** `cowork serve` (serve-child.ts) as host `hostId` on `databaseUrl`, its model the scripted server. */
@@ -48,18 +45,9 @@ function serve(hostId: string, workspace: string, databaseUrl: string, modelUrl:
     COWORK_MODEL: 'scripted',
     ...extraEnv,
   });
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'serve-child.ts'), '--port', '0', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const url = (async () => {
-    await until(() => / at http:\/\/127\.0\.0\.1:\d+\n/.test(out) || proc.exitCode !== null, `${hostId} to listen`, 60_000);
-    const match = / at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-    if (!match) throw new Error(`${hostId} exited before listening:\n${out}`);
-    return match[1]!;
-  })();
-  return { proc, url, exited, output: () => out };
+  const child = spawnTsx(join(__dirname, 'serve-child.ts'), ['--port', '0', '--workspace', workspace], { wholeEnv: env });
+  const url = child.printed(/ at (http:\/\/127\.0\.0\.1:\d+)\n/, `${hostId} listening`).then((m) => m[1]!);
+  return { ...child, url };
 }
 
 async function post(url: string, path: string, body: unknown): Promise<Record<string, unknown>> {

@@ -3,6 +3,7 @@ import type { CheckpointContent } from '../kinds/checkpoint-kind';
 import type { DatasetContent } from '../kinds/dataset-kind';
 import type { FamilyScore, MetricPoint, RoundContent, RoundEvaluation } from '../kinds/round-kind';
 import type { TokenShareReport } from '../token-share';
+import { parentText, pct, points } from '../kinds/view-format';
 
 export interface RoundReportInput {
   readonly roundId: string;
@@ -25,8 +26,6 @@ export function lossCurve(metrics: readonly MetricPoint[]): string | undefined {
   return lineChart({ title: 'masked training loss by step', points, xLabel: 'step', yLabel: 'loss', yMax: Math.ceil(maxLoss * 2) / 2 });
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const signed = (x: number): string => `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
@@ -50,7 +49,7 @@ const CAPABILITIES =
  */
 export function renderRoundReport(input: RoundReportInput): string {
   const { round, evaluation, dataset, checkpoint } = input;
-  const parent = round.parent.type === 'base' ? 'base (a fresh initialisation from the seed)' : `checkpoint ${round.parent.checkpointId} (sha256 ${round.parent.hash})`;
+  const parent = parentText(round.parent);
   const data = dataset.content;
   const groups = new Map<string, number>();
   for (const t of data.trajectories) groups.set(t.group, (groups.get(t.group) ?? 0) + 1);
@@ -66,7 +65,7 @@ export function renderRoundReport(input: RoundReportInput): string {
     ? '<p>No other round to compare with.</p>'
     : table(['family', ...evaluation.comparisons.map((c) => `vs ${c.label} (${c.name})`)], families.map((family) => [family, ...evaluation.comparisons.map((c) => {
       const d = c.deltas.find((x) => x.family === family);
-      return d === undefined ? '—' : `${signed(d.delta)} points`;
+      return d === undefined ? '—' : points(d.delta);
     })]));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Training round: ${escapeHtml(round.name)}</title>
