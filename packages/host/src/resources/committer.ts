@@ -54,7 +54,7 @@ export class Committer {
     const id = o.resourceId;
     const prior = o.claim && (await this.deps.store.read((tx) => o.claim!.prior(tx)));
     if (prior !== undefined) return replay(id, prior as RecordedCommit);
-    const head = await this.deps.store.read((tx) => this.requireHead(tx, id));
+    const head = this.knownHead(id, o.baseRevision) ?? (await this.deps.store.read((tx) => this.requireHead(tx, id)));
     const baseRevision = o.baseRevision === 'head' ? head.revision : o.baseRevision;
     let prepared: PreparedChange | undefined;
     if (head.revision === baseRevision) {
@@ -102,6 +102,19 @@ export class Committer {
       await this.recordObservation(id, kind, observed);
       return fn(async (op, revision) => (await callPluginAsync(kind.plugin, 'apply', () => session.apply(op, { revision }))).content);
     });
+  }
+
+  /**
+   * A head this process committed that is enough to commit on `baseRevision` without reading the
+   * store first: the cached head at that very revision (a revision's content never changes), or a
+   * newer one, which settles that the commit conflicts. Either way the write transaction checks the
+   * store's current revision, so a head another process moved meanwhile still answers a conflict.
+   * Undefined when only the store can tell (an older or no entry, or a commit on 'head').
+   */
+  private knownHead(id: string, baseRevision: number | 'head'): ResourceRecord | undefined {
+    if (baseRevision === 'head') return undefined;
+    const latest = this.heads.latest(id);
+    return latest && latest.revision >= baseRevision ? latest : undefined;
   }
 
   /** The current head, from the cache when its revision is still current. */

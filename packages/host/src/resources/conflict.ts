@@ -8,9 +8,17 @@ export function revisionConflict(
   candidateId: string | null,
 ): CoworkError {
   const kept = candidateId ? ` Your change was kept as candidate ${candidateId}.` : '';
-  return new CoworkError(
-    'revision_conflict',
-    `resource ${resourceId} is at revision ${currentRevision}, not ${baseRevision}: re-read it, rebase and retry.${kept}`,
-    { resourceId, baseRevision, currentRevision, candidateId },
-  );
+  // A conflict is the protocol's answer, not a fault: its stack says nothing, and capturing one
+  // was 4% of a contended commit's time (bench:commits, 8 writers on one document).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new CoworkError(
+      'revision_conflict',
+      `resource ${resourceId} is at revision ${currentRevision}, not ${baseRevision}: re-read it, rebase and retry.${kept}`,
+      { resourceId, baseRevision, currentRevision, candidateId },
+    );
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }

@@ -15,6 +15,11 @@ export class HeadCache {
     return entry && entry.revision === revision ? entry : undefined;
   }
 
+  /** The newest head this process knows for `id`, whatever the store holds now. */
+  latest(id: string): ResourceRecord | undefined {
+    return this.entries.get(id);
+  }
+
   set(record: ResourceRecord): void {
     this.entries.delete(record.id);
     this.entries.set(record.id, record);

@@ -3,7 +3,7 @@
  * `revision_conflict`, reports the current revision, and keeps the op as an open candidate.
  * Bad input fails with a stable code and writes nothing.
  */
-import type { Host } from '../../src/host';
+import { Host } from '../../src/host';
 import { caught, openTempHost } from '../support/temp-host';
 
 describe('resource commits', () => {
@@ -73,6 +73,27 @@ describe('resource commits', () => {
     expect(discarded.status).toBe('discarded');
     expect(await host.resources.listCandidates(r.id, 'open')).toEqual([]);
     expect((await host.resources.get(r.id)).revision).toBe(1);
+  });
+
+  it('commits on a head this host cached only while no other host moved it (two hosts, one workspace)', async () => {
+    const other = await Host.open({ workspaceDir: host.workspaceDir });
+    try {
+      const r = await host.resources.create({ kind: 'text', operator: 'human:ann' });
+      await host.resources.commit(r.id, { baseRevision: 0, op: { type: 'append', text: 'a' }, operator: 'human:ann' });
+      await other.resources.commit(r.id, { baseRevision: 1, op: { type: 'append', text: 'b' }, operator: 'human:bo' });
+      // This host's cached head is revision 1, which is no longer current: a commit on it conflicts.
+      const conflict = await caught(() => host.resources.commit(r.id, { baseRevision: 1, op: { type: 'append', text: 'c' }, operator: 'agent:a1' }));
+      expect(conflict.details).toMatchObject({ baseRevision: 1, currentRevision: 2 });
+      expect(conflict.code).toBe('revision_conflict');
+      // A base newer than the cached head is read from the store and applied to the other host's content.
+      await expect(host.resources.commit(r.id, { baseRevision: 2, op: { type: 'append', text: 'd' }, operator: 'agent:a1' })).resolves.toMatchObject({ revision: 3 });
+      expect((await other.resources.get(r.id)).content).toEqual({ text: 'abd' });
+      // And a base older than the cached head conflicts without reading it.
+      expect((await caught(() => host.resources.commit(r.id, { baseRevision: 0, op: { type: 'append', text: 'e' }, operator: 'agent:a1' }))).details).toMatchObject({ currentRevision: 3 });
+      expect((await host.resources.listCandidates(r.id, 'open')).map((c) => c.ops)).toEqual([[{ type: 'append', text: 'c' }], [{ type: 'append', text: 'e' }]]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('returns the recorded result for a repeated idempotency key instead of committing twice', async () => {
