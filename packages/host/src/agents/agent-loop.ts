@@ -5,7 +5,7 @@ import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolSpec } fr
 import { tokenizerFor } from '../models/tokenizer';
 import type { ConversationRecord, InboxRecord } from '../store/agent-records';
 import type { Json } from '../store/records';
-import type { Store } from '../store/store';
+import type { Store, StoreTx } from '../store/store';
 import { errorOutcome, type AgentTool, type LoopControl, type ToolOutcome } from './agent-tool';
 import { buildContext } from './context-builder';
 import { loadRecentContext, PAGE, RecentContextCache } from './context-loader';
@@ -111,6 +111,12 @@ export class AgentLoop {
       const response = await this.modelTurn(turn);
       if (response === 'aborted') return { reason: 'aborted' };
       const calls = response.message.toolCalls;
+      if (calls.length > 0 && this.allReadOnly(calls)) {
+        const end = await this.readOnlyTurn(response, turn);
+        if (end) return end;
+        continue;
+      }
+      await this.saveAnswer(response, turn);
       if (calls.length === 0) {
         if (response.finishReason === 'length') {
           await this.note(turn, 'Your reply was cut off at the output limit. Continue, more briefly, or call a tool.');
@@ -159,25 +165,73 @@ export class AgentLoop {
       if (s.signal.aborted) return 'aborted';
       throw error;
     }
+    return response;
+  }
+
+  /** Saves the model's answer (and its call's usage) before any of its tools run, so a resumed loop runs them instead of asking again. */
+  private async saveAnswer(response: ModelResponse, turn: number): Promise<void> {
+    await this.setup.store.transaction((tx) => this.writeAnswer(tx, response, turn));
+    this.answerSaved(response, turn);
+  }
+
+  private async writeAnswer(tx: StoreTx, response: ModelResponse, turn: number): Promise<void> {
+    const s = this.setup;
     const assistant: ChatMessage = {
       role: 'assistant',
       content: response.message.content,
       ...(response.message.toolCalls.length > 0 ? { toolCalls: response.message.toolCalls } : {}),
     };
-    await s.store.transaction(async (tx) => {
-      const at = s.now().toISOString();
-      await recordModelCall(tx, { taskId: s.taskId, agentId: s.agentId, turn, at }, response);
-      await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(assistant), sourceMessageId: null, createdAt: at });
-    });
-    s.onEvent?.({
+    const at = s.now().toISOString();
+    await recordModelCall(tx, { taskId: s.taskId, agentId: s.agentId, turn, at }, response);
+    await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(assistant), sourceMessageId: null, createdAt: at });
+  }
+
+  private answerSaved(response: ModelResponse, turn: number): void {
+    this.setup.onEvent?.({
       type: 'model',
-      agentId: s.agentId,
+      agentId: this.setup.agentId,
       turn,
       inputTokens: response.usage.inputTokens,
       outputTokens: response.usage.outputTokens,
       finishReason: response.finishReason,
     });
-    return response;
+  }
+
+  /** Whether every call names a tool that changes nothing (`AgentTool.readOnly`). */
+  private allReadOnly(calls: readonly ToolCall[]): boolean {
+    return calls.every((call) => this.setup.tools.find((t) => t.spec.name === call.name)?.readOnly === true);
+  }
+
+  /**
+   * A turn whose calls all change nothing: they run first, and the answer and their results are
+   * saved in one write (one fsync instead of one per save). A crash before that write loses only
+   * an answer nothing acted on; the resumed loop asks the model again. Interrupted, the answer is
+   * saved alone, as on the ordinary path, and the resumed loop runs the calls.
+   */
+  private async readOnlyTurn(response: ModelResponse, turn: number): Promise<LoopEnd | undefined> {
+    const s = this.setup;
+    const calls = response.message.toolCalls;
+    const results: { call: ToolCall; message: ChatMessage; isError: boolean }[] = [];
+    for (const call of calls) {
+      const outcome = await this.runTool(call, turn);
+      if (outcome === INTERRUPTED) {
+        await this.saveAnswer(response, turn);
+        return { reason: 'aborted' };
+      }
+      results.push({ call, message: toolMessage(call, outcome), isError: outcome.isError === true });
+    }
+    await s.store.transaction(async (tx) => {
+      await this.writeAnswer(tx, response, turn);
+      const at = s.now().toISOString();
+      for (const { message } of results) {
+        await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: at });
+      }
+    });
+    this.answerSaved(response, turn);
+    for (const { call, isError } of results) s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError });
+    // No snapshot of work/ after the turn: its calls changed no file, so whatever changed meanwhile
+    // is someone else's, and the next turn's snapshot records it as theirs.
+    return undefined;
   }
 
   /** Runs a turn's tool calls in order, saving each result; then applies what they asked for. */
@@ -189,8 +243,7 @@ export class AgentLoop {
       // Interrupted, not failed: left unanswered, so the resumed loop runs it again under its key.
       if (outcome === INTERRUPTED) return { reason: 'aborted' };
       if (outcome.control) controls.push(outcome.control);
-      const content = typeof outcome.content === 'string' ? outcome.content : JSON.stringify(outcome.content);
-      const message: ChatMessage = { role: 'tool', toolCallId: call.id, content };
+      const message = toolMessage(call, outcome);
       await s.store.transaction((tx) =>
         tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
       );
@@ -302,6 +355,12 @@ export class AgentLoop {
       s.onEvent?.({ type: 'compaction_failed', agentId: s.agentId, error: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** A tool call's result as the conversation logs it. */
+function toolMessage(call: ToolCall, outcome: ToolOutcome): ChatMessage {
+  const content = typeof outcome.content === 'string' ? outcome.content : JSON.stringify(outcome.content);
+  return { role: 'tool', toolCallId: call.id, content };
 }
 
 /** The runtime note that tells an agent which files of work/ others changed since its last turn. */

@@ -38,6 +38,12 @@ export interface ToolOutcome {
 /** A tool as the agent loop runs it (runtime tools and plugin tools alike). */
 export interface AgentTool {
   readonly spec: ToolSpec;
+  /**
+   * The call changes nothing: no record, file, job or outside effect, so running it again, or
+   * having run it for an answer that was then lost, cannot be seen. A turn of only such calls saves
+   * the answer and their results in one write (see AgentLoop.readOnlyTurn).
+   */
+  readonly readOnly?: boolean;
   run(input: Json, call: AgentToolCall): Promise<ToolOutcome>;
 }
 

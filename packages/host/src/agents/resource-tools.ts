@@ -61,8 +61,10 @@ export function resourceTools(resources: ResourceApi, operator: Operator, grants
   if (grants !== 'all') return tools;
   return [
     ...tools,
-    tool('list_resources', 'List the resources of the workspace.', { kind: { type: 'string' } }, [], async (input) =>
-      (await resources.list({ kind: typeof input.kind === 'string' ? input.kind : undefined })).map((r) => ({ id: r.id, kind: r.kind, revision: r.revision })),
+    readOnly(
+      tool('list_resources', 'List the resources of the workspace.', { kind: { type: 'string' } }, [], async (input) =>
+        (await resources.list({ kind: typeof input.kind === 'string' ? input.kind : undefined })).map((r) => ({ id: r.id, kind: r.kind, revision: r.revision })),
+      ),
     ),
     tool('create_resource', 'Create a resource of a kind, optionally with content.', { kind: { type: 'string' }, content: {} }, ['kind'], async (input, call) => {
       const r = await resources.create({ kind: str(input, 'kind'), content: input.content, operator });
@@ -96,6 +98,11 @@ function tool(
     spec: { name, description, inputSchema: { type: 'object', properties, required, additionalProperties: false } },
     run: async (input, call) => ({ content: await run(input as Input, call) }),
   };
+}
+
+/** Marks a tool that changes nothing (see AgentTool.readOnly). read_resource is not one: it records what the agent saw. */
+function readOnly(agentTool: AgentTool): AgentTool {
+  return { ...agentTool, readOnly: true };
 }
 
 function seenBy(call: Parameters<AgentTool['run']>[1]): SeenBy {

@@ -117,6 +117,9 @@ export function checkTool(tool: ToolDefinition, ajv: SchemaCompiler): string[] {
   if (tool.impact !== undefined && typeof tool.impact !== 'function' && !(IMPACTS as readonly unknown[]).includes(tool.impact)) {
     problems.push(`${where}: impact ${JSON.stringify(tool.impact)} must be one of ${IMPACTS.join(', ')}, or a function of the input`);
   }
+  if (tool.readOnly !== undefined && typeof tool.readOnly !== 'boolean') problems.push(`${where}: readOnly must be true or false`);
+  // Its approval would be a record made for a model answer that a crash may lose and ask again.
+  if (tool.readOnly === true && tool.impact !== undefined) problems.push(`${where}: a readOnly tool cannot have an impact; drop one of them`);
   const schemaProblems = checkSchema(ajv, tool.inputSchema, `${where}: inputSchema`);
   problems.push(...schemaProblems);
   if (schemaProblems.length === 0 && tool.inputSchema.type !== 'object') {

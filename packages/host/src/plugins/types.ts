@@ -150,6 +150,13 @@ export interface ToolDefinition<Input = Json> {
    * function decides from the input (a job only with `network: true`); undefined: an ordinary call.
    */
   readonly impact?: Impact | ImpactOf<Input>;
+  /**
+   * The call changes nothing: no commit, file, job or outside effect, so running it twice, or for a
+   * model answer a crash then lost, cannot be seen. A turn of only such calls is saved in one write
+   * with the answer (one fsync, not one per save); a resumed loop asks the model again instead of
+   * re-running them. Leave it unset when in doubt. A high-impact tool cannot be read-only.
+   */
+  readonly readOnly?: boolean;
   handler(input: Input, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -44,6 +44,8 @@ type RecordedCommit =
  */
 export class Committer {
   private readonly heads = new HeadCache();
+  /** `resourceId@baseRevision` of the commits this process is preparing or writing, with how many. */
+  private readonly writing = new Map<string, number>();
 
   constructor(
     private readonly deps: ResourceDeps,
@@ -51,42 +53,67 @@ export class Committer {
   ) {}
 
   async commit(o: CommitOptions): Promise<{ resourceId: string; revision: number }> {
+    return this.attempt(o, true);
+  }
+
+  /**
+   * One attempt. With `mayDefer`, a commit on a base that another commit of this process is already
+   * writing does not prepare its change: that one will most likely move the head first, and then
+   * this one only keeps its op as a candidate (preparing may run a CAD kernel for seconds). Should
+   * its transaction find the head still at its base (the other failed, or has not reached the store
+   * yet), it writes nothing and the commit is attempted again, prepared.
+   */
+  private async attempt(o: CommitOptions, mayDefer: boolean): Promise<{ resourceId: string; revision: number }> {
     const id = o.resourceId;
     const prior = o.claim && (await this.deps.store.read((tx) => o.claim!.prior(tx)));
     if (prior !== undefined) return replay(id, prior as RecordedCommit);
     const head = this.knownHead(id, o.baseRevision) ?? (await this.deps.store.read((tx) => this.requireHead(tx, id)));
     const baseRevision = o.baseRevision === 'head' ? head.revision : o.baseRevision;
+    const writing = `${id}@${baseRevision}`;
+    const deferred = mayDefer && o.baseRevision !== 'head' && head.revision === baseRevision && this.writing.has(writing);
     let prepared: PreparedChange | undefined;
-    if (head.revision === baseRevision) {
-      const change = await o.change(head);
-      if (!change) return { resourceId: id, revision: head.revision };
-      prepared = await prepareChange(this.deps, o.kind, head, change, { perform: o.perform, resources: this.reader });
-    }
-    const { recorded, outcome } = await this.deps.store.transaction(async (tx) => {
-      const again = await o.claim?.prior(tx);
-      if (again !== undefined) return { recorded: again as RecordedCommit, outcome: undefined };
-      // A conflict names the head as this transaction finds it: commits ahead of it in the same batch, or
-      // committed since the read above, have moved it.
-      const outcome: CommitOutcome = prepared
-        ? await writeChange(this.deps, tx, o.kind, prepared, o.operator)
-        : { ok: false, currentRevision: (await tx.resources.headRevision(id)) ?? head.revision };
-      let recorded: RecordedCommit;
-      if (outcome.ok) {
-        const revision = outcome.revisions[outcome.revisions.length - 1]!.revision;
-        await o.afterCommit?.(tx, revision);
-        recorded = { ok: true, revision };
-      } else {
-        const candidateId =
-          'keep' in o.onConflict
-            ? (await keepCandidate(this.deps, tx, { resourceId: id, baseRevision, ops: [...o.onConflict.keep], operator: o.operator, source: 'conflict', draftId: null })).id
-            : o.onConflict.candidateId;
-        recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId };
+    let registered = false;
+    try {
+      if (head.revision === baseRevision && !deferred) {
+        this.writing.set(writing, (this.writing.get(writing) ?? 0) + 1);
+        registered = true;
+        const change = await o.change(head);
+        if (!change) return { resourceId: id, revision: head.revision };
+        prepared = await prepareChange(this.deps, o.kind, head, change, { perform: o.perform, resources: this.reader });
       }
-      await o.claim?.record(tx, recorded, this.deps.now());
-      return { recorded, outcome };
-    });
-    if (outcome?.ok) this.committed(o.kind, outcome);
-    return replay(id, recorded);
+      const result = await this.deps.store.transaction(async (tx) => {
+        const again = await o.claim?.prior(tx);
+        if (again !== undefined) return { recorded: again as RecordedCommit, outcome: undefined };
+        // A conflict names the head as this transaction finds it: commits ahead of it in the same batch, or
+        // committed since the read above, have moved it.
+        const current = prepared ? undefined : ((await tx.resources.headRevision(id)) ?? head.revision);
+        if (deferred && current === baseRevision) return 'unprepared' as const;
+        const outcome: CommitOutcome = prepared ? await writeChange(this.deps, tx, o.kind, prepared, o.operator) : { ok: false, currentRevision: current! };
+        let recorded: RecordedCommit;
+        if (outcome.ok) {
+          const revision = outcome.revisions[outcome.revisions.length - 1]!.revision;
+          await o.afterCommit?.(tx, revision);
+          recorded = { ok: true, revision };
+        } else {
+          const candidateId =
+            'keep' in o.onConflict
+              ? (await keepCandidate(this.deps, tx, { resourceId: id, baseRevision, ops: [...o.onConflict.keep], operator: o.operator, source: 'conflict', draftId: null })).id
+              : o.onConflict.candidateId;
+          recorded = { ok: false, baseRevision, currentRevision: outcome.currentRevision, candidateId };
+        }
+        await o.claim?.record(tx, recorded, this.deps.now());
+        return { recorded, outcome };
+      });
+      if (result === 'unprepared') return await this.attempt(o, false);
+      if (result.outcome?.ok) this.committed(o.kind, result.outcome);
+      return replay(id, result.recorded);
+    } finally {
+      if (registered) {
+        const left = this.writing.get(writing)! - 1;
+        if (left === 0) this.writing.delete(writing);
+        else this.writing.set(writing, left);
+      }
+    }
   }
 
   /**

@@ -6,6 +6,7 @@
  * tokens in it is counted as plain text, never refused; usage estimated without a server report
  * uses the same counts.
  */
+import fc from 'fast-check';
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateRequestTokens, estimateTokens, estimateUsage } from '../../src/models/estimate';
@@ -39,6 +40,25 @@ describe('tokenizer', () => {
       expect(tokenizerFor('gpt-4o').countText(text)).toBe(encodeO200k(text).length);
     }
     expect(estimateTokens(SAMPLES.code, 'gpt-4o')).toBe(encodeO200k(SAMPLES.code).length);
+  });
+
+  it('counts a long text of paragraphs exactly as encoding it whole (it is counted paragraph by paragraph)', () => {
+    // Pieces chosen to meet the pre-tokenizers' edges: punctuation runs that take newlines and '/'
+    // with them, runs of newlines, CRLF, spaces before newlines, digits, apostrophes, other scripts.
+    const pieces = ['hello', 'World', '.', '!', ' ', '\n', '\n\n', '\n\n\n', '\t', '##', '- ', '123', '4567', "'s", 'é', '日本', '🙂', '  ', ':', '(x)', '"q"', '/', '//', '\r\n', '<|endoftext|>'];
+    const text = fc
+      .array(fc.constantFrom(...pieces), { minLength: 700, maxLength: 1200 })
+      .map((parts) => parts.join(''))
+      .filter((t) => t.length >= 1024 && t.includes('\n\n'));
+    for (const [model, encode] of [['gpt-4o', encodeO200k], ['gpt-4', encodeCl100k]] as const) {
+      const tokenizer = tokenizerFor(model);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect(tokenizer.countText(t)).toBe(encode(t, { disallowedSpecial: new Set() }).length);
+        }),
+        { numRuns: 300 },
+      );
+    }
   });
 
   it('differs from characters divided by four where BPE does', () => {

@@ -73,4 +73,14 @@ describe('plugin loader', () => {
     ]);
     expect(() => registry.register(definePlugin({ name: 'p', version: 'x' }))).toThrow(expect.objectContaining({ code: 'invalid_plugin' }));
   });
+
+  it('refuses a readOnly that is not a boolean, and a read-only tool with an impact', () => {
+    const registry = new PluginRegistry();
+    const tool = { name: 'peek', description: 'Looks.', inputSchema: { type: 'object' }, permissions: [], handler: async () => ({ content: 'ok' }) };
+    expect(registry.check(definePlugin({ name: 'p', version: '1.0.0', tools: [{ ...tool, readOnly: 'yes' } as never] }))).toEqual([expect.stringMatching(/readOnly must be true or false/)]);
+    expect(registry.check(definePlugin({ name: 'p', version: '1.0.0', tools: [{ ...tool, readOnly: true, impact: 'network' } as never] }))).toEqual([
+      expect.stringMatching(/a readOnly tool cannot have an impact/),
+    ]);
+    expect(registry.check(definePlugin({ name: 'p', version: '1.0.0', tools: [{ ...tool, readOnly: true }] }))).toEqual([]);
+  });
 });

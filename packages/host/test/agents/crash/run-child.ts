@@ -1,10 +1,10 @@
 /**
  * A host process for the crash tests: opens the workspace, talks to the parent's scripted model
  * server, and runs (or resumes) one task. The parent kills it with SIGKILL at chosen moments.
- * argv: workspaceDir baseUrl [taskId]; env HOLD_MS makes the `hold` tool last that long; the
- * high-impact `launch` tool appends a line to LAUNCH_FILE each time it runs. DATABASE_URL puts the
- * records in PostgreSQL; HOST_ID and LEASE_MS set its leases. A coded error is printed as
- * `error <its JSON>` on stdout before the exit with 1.
+ * argv: workspaceDir baseUrl [taskId]; env HOLD_MS makes the `hold` tool last that long, PEEK_MS
+ * the read-only `peek`; the high-impact `launch` tool appends a line to LAUNCH_FILE each time it
+ * runs. DATABASE_URL puts the records in PostgreSQL; HOST_ID and LEASE_MS set its leases. A coded
+ * error is printed as `error <its JSON>` on stdout before the exit with 1.
  */
 import { AgentRuntime } from '../../../src/agents/runtime';
 import { Host } from '../../../src/host';
@@ -25,6 +25,18 @@ const holdPlugin = definePlugin({
       handler: async () => {
         await new Promise((resolve) => setTimeout(resolve, Number(process.env.HOLD_MS ?? 0)));
         return { content: 'held' };
+      },
+    }),
+    defineTool({
+      name: 'peek',
+      description: 'A long read-only call: says "peeking" on stdout, then waits PEEK_MS.',
+      inputSchema: { type: 'object' },
+      permissions: [],
+      readOnly: true,
+      handler: async () => {
+        process.stdout.write('peeking\n');
+        await new Promise((resolve) => setTimeout(resolve, Number(process.env.PEEK_MS ?? 0)));
+        return { content: 'seen' };
       },
     }),
     defineTool({
