@@ -96,6 +96,25 @@ describe('resource commits', () => {
     }
   });
 
+  it('a commit that waited on another on the same base is written when that one fails', async () => {
+    const r = await host.resources.create({ kind: 'text', content: { text: 'x'.repeat(500) }, operator: 'human:ann' });
+    await host.resources.commit(r.id, { baseRevision: 0, op: { type: 'append', text: '.' }, operator: 'human:ann' });
+    const stats = (): number => (host.store as unknown as { groupCommitStats: { transactions: number } }).groupCommitStats.transactions;
+    const before = stats();
+    // Both on revision 1: the first is prepared first and fails there (the content would pass the
+    // 1 KiB limit); the second, deferred behind it, finds the head still at 1 and is written.
+    const [tooLarge, small] = await Promise.allSettled([
+      host.resources.commit(r.id, { baseRevision: 1, op: { type: 'append', text: 'y'.repeat(600) }, operator: 'agent:a1' }),
+      host.resources.commit(r.id, { baseRevision: 1, op: { type: 'append', text: 'z' }, operator: 'agent:a2' }),
+    ]);
+    expect(tooLarge).toMatchObject({ status: 'rejected', reason: { code: 'content_too_large' } });
+    expect(small).toEqual({ status: 'fulfilled', value: { resourceId: r.id, revision: 2 } });
+    // The deferred one's first transaction found its base current and wrote nothing; its second wrote the revision.
+    expect(stats() - before).toBe(2);
+    expect(await host.resources.listCandidates(r.id, 'open')).toEqual([]);
+    expect((await host.resources.get(r.id)).content).toEqual({ text: `${'x'.repeat(500)}.z` });
+  });
+
   it('returns the recorded result for a repeated idempotency key instead of committing twice', async () => {
     const r = await host.resources.create({ kind: 'text', operator: 'human:ann' });
     const request = { baseRevision: 0, op: { type: 'append', text: 'once' }, operator: 'agent:a1' as const, idempotencyKey: 'task1/turn3/call2' };
