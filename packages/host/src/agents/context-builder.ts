@@ -45,28 +45,30 @@ export function buildContext(input: ContextInput): BuiltContext {
   const total = input.messages.length + (input.omittedBefore ?? 0);
   const toolTokens = tokenizer.countTools(input.tools ?? []);
   const fixed = REPLY_PRIMING_TOKENS + toolTokens;
-  const room = input.budgetTokens - fixed - tokenizer.countMessage(head);
+  const headTokens = tokenizer.countMessage(head);
+  const room = input.budgetTokens - fixed - headTokens;
   let kept = fitUnits(units, room, tokenizer);
   let note: ChatMessage | undefined;
-  if (kept.length < total) {
+  if (kept.messages.length < total) {
     // Make room for the note that tells the model messages were left out.
     kept = fitUnits(units, room - tokenizer.countMessage(droppedNote(total)), tokenizer);
-    note = droppedNote(total - kept.length);
+    note = droppedNote(total - kept.messages.length);
   }
-  const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept];
-  const tokens = messages.reduce((sum, m) => sum + tokenizer.countMessage(m), fixed);
-  return { messages, tokens, toolTokens, droppedMessages: total - kept.length };
+  const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept.messages];
+  const tokens = fixed + headTokens + (note ? tokenizer.countMessage(note) : 0) + kept.tokens;
+  return { messages, tokens, toolTokens, droppedMessages: total - kept.messages.length };
 }
 
-/** The messages of the newest units that fit in `budget` tokens; the newest unit is kept even when it does not. */
-function fitUnits(units: readonly ChatMessage[][], budget: number, tokenizer: Tokenizer): ChatMessage[] {
+/** The messages of the newest units that fit in `budget` tokens, and their tokens; the newest unit is kept even when it does not fit. */
+function fitUnits(units: readonly ChatMessage[][], budget: number, tokenizer: Tokenizer): { messages: ChatMessage[]; tokens: number } {
   let first = units.length;
-  for (let tokens = 0; first > 0; first--) {
+  let tokens = 0;
+  for (; first > 0; first--) {
     const cost = units[first - 1]!.reduce((sum, m) => sum + tokenizer.countMessage(m), 0);
     if (first < units.length && tokens + cost > budget) break;
     tokens += cost;
   }
-  return units.slice(first).flat();
+  return { messages: units.slice(first).flat(), tokens };
 }
 
 function droppedNote(count: number): ChatMessage {

@@ -102,9 +102,12 @@ describe.each(storeBackends())('group commit on $name (property)', (backend) => 
               }
             }),
           );
-          expect([...order].sort((a, b) => a - b)).toEqual(attempts.map((_, i) => i));
+          // A commit deferred behind another on its base may run a first transaction that finds the
+          // base still current and writes nothing (committer.ts); its last one decides it.
+          const decided = order.filter((index, at) => order.lastIndexOf(index) === at);
+          expect([...decided].sort((a, b) => a - b)).toEqual(attempts.map((_, i) => i));
 
-          for (const index of order) {
+          for (const index of decided) {
             const attempt = attempts[index]!;
             const replayed = await commit(single, replayIds[attempt.resource]!, bases.get(index)!, attempt, attempt.writer);
             expect({ index, outcome: replayed }).toEqual({ index, outcome: outcomes.get(index) });

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ConversationRecord, ConversationRepo } from '../../agent-records';
 import { toConversationRecord, type ConversationRow } from '../../rows/conversation-row';
+import { BOUND_LIMIT } from './query';
 
 export class SqliteConversationRepo implements ConversationRepo {
   private readonly appendStmt: Statement;
@@ -19,7 +20,7 @@ export class SqliteConversationRepo implements ConversationRepo {
     this.listStmt = db.prepare('SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ? ORDER BY seq');
     this.lastStmt = db.prepare('SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1');
     this.recentStmt = db.prepare(
-      'SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      `SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC ${BOUND_LIMIT}`,
     );
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ?');
     this.sourceStmt = db.prepare(

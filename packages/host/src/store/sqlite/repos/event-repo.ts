@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { EventRecord, Json } from '../../records';
 import type { EventRepo } from '../../store';
 import { toEventRecord, type EventRow } from '../../rows/event-row';
+import { BOUND_LIMIT } from './query';
 
 /** The event log is append-only: this repo has no update or delete. */
 export class SqliteEventRepo implements EventRepo {
@@ -14,7 +15,7 @@ export class SqliteEventRepo implements EventRepo {
     this.appendStmt = db.prepare(
       'INSERT INTO events (seq, type, at, data) VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM events), ?, ?, ?) RETURNING seq',
     );
-    this.listStmt = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.listStmt = db.prepare(`SELECT * FROM events WHERE seq > ? ORDER BY seq ${BOUND_LIMIT}`);
     this.lastStmt = db.prepare('SELECT MAX(seq) AS seq FROM events');
   }
 

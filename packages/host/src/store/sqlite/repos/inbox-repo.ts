@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { InboxPost, InboxRecord, InboxRepo } from '../../agent-records';
 import { toInboxPost, toInboxRecord, type InboxPostRow, type InboxRow } from '../../rows/inbox-row';
-import { prepared } from './query';
+import { prepared, BOUND_LIMIT } from './query';
 
 export class SqliteInboxRepo implements InboxRepo {
   private readonly insertStmt: Statement;
@@ -17,7 +17,7 @@ export class SqliteInboxRepo implements InboxRepo {
     );
     this.leasableStmt = db.prepare(
       `SELECT * FROM inbox WHERE task_id = ? AND recipient = ? AND consumed_at IS NULL
-         AND (lease_until IS NULL OR lease_until <= ?) ORDER BY seq LIMIT ?`,
+         AND (lease_until IS NULL OR lease_until <= ?) ORDER BY seq ${BOUND_LIMIT}`,
     );
     this.leaseStmt = db.prepare('UPDATE inbox SET lease_owner = ?, lease_until = ? WHERE seq = ?');
     this.consumeStmt = db.prepare('UPDATE inbox SET consumed_at = ? WHERE message_id = ? AND consumed_at IS NULL');
@@ -52,7 +52,7 @@ export class SqliteInboxRepo implements InboxRepo {
   }
 
   async after(afterSeq: number, limit: number): Promise<InboxPost[]> {
-    const rows = prepared(this.db, 'SELECT seq, message_id, task_id, recipient, kind, consumed_at FROM inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit);
+    const rows = prepared(this.db, `SELECT seq, message_id, task_id, recipient, kind, consumed_at FROM inbox WHERE seq > ? ORDER BY seq ${BOUND_LIMIT}`).all(afterSeq, limit);
     return (rows as InboxPostRow[]).map(toInboxPost);
   }
 

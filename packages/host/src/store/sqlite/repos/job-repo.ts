@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { JobEnd, JobProcessIdentity, JobRecord, JobRepo, JobStatus } from '../../job-records';
 import { JOB_COLUMNS, jobValues, toJobRecord, type JobRow } from '../../rows/job-row';
 import { insertSql } from '../../rows/table';
-import { selectWhere } from './query';
+import { selectWhere, BOUND_LIMIT } from './query';
 
 export class SqliteJobRepo implements JobRepo {
   private readonly insertStmt: Statement;
@@ -37,7 +37,7 @@ export class SqliteJobRepo implements JobRepo {
 
   async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
     const filters = [['status = ?', options.status], ['task_id = ?', options.taskId]] as const;
-    return selectWhere<JobRow>(this.db, 'SELECT * FROM jobs', filters, 'ORDER BY rowid LIMIT ?', [options.limit ?? -1]).map(toJobRecord);
+    return selectWhere<JobRow>(this.db, 'SELECT * FROM jobs', filters, `ORDER BY rowid ${BOUND_LIMIT}`, [options.limit ?? -1]).map(toJobRecord);
   }
 
   async setProcess(id: string, p: JobProcessIdentity): Promise<boolean> {

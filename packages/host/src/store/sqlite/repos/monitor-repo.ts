@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { MonitorChange, MonitorRecord, MonitorRepo, MonitorStatus } from '../../monitor-records';
 import { MONITOR_COLUMNS, monitorValues, toMonitorRecord, type MonitorRow } from '../../rows/monitor-row';
 import { insertSql } from '../../rows/table';
-import { selectWhere } from './query';
+import { selectWhere, BOUND_LIMIT } from './query';
 
 export class SqliteMonitorRepo implements MonitorRepo {
   private readonly insertStmt: Statement;
@@ -33,7 +33,7 @@ export class SqliteMonitorRepo implements MonitorRepo {
 
   async list(options: { taskId?: string; status?: MonitorStatus; limit?: number } = {}): Promise<MonitorRecord[]> {
     const filters = [['task_id = ?', options.taskId], ['status = ?', options.status]] as const;
-    return selectWhere<MonitorRow>(this.db, 'SELECT * FROM monitors', filters, 'ORDER BY rowid LIMIT ?', [options.limit ?? -1]).map(toMonitorRecord);
+    return selectWhere<MonitorRow>(this.db, 'SELECT * FROM monitors', filters, `ORDER BY rowid ${BOUND_LIMIT}`, [options.limit ?? -1]).map(toMonitorRecord);
   }
 
   async recordChange(id: string, c: MonitorChange): Promise<boolean> {

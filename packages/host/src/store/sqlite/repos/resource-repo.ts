@@ -3,7 +3,7 @@ import type { Json, ResourceRecord } from '../../records';
 import type { ResourceRepo } from '../../store';
 import type { LargeValues } from '../../large-values';
 import { toResourceRecord, type ResourceRow } from '../../rows/resource-row';
-import { selectWhere } from './query';
+import { selectWhere, BOUND_LIMIT } from './query';
 
 export class SqliteResourceRepo implements ResourceRepo {
   private readonly insertStmt: Statement;
@@ -40,7 +40,7 @@ export class SqliteResourceRepo implements ResourceRepo {
 
   async list(options: { kind?: string; limit?: number } = {}): Promise<ResourceRecord[]> {
     const filters = [['kind = ?', options.kind || undefined]] as const;
-    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, 'ORDER BY created_at, id LIMIT ?', [options.limit ?? -1]).map((row) => toResourceRecord(row, this.values.parse));
+    return selectWhere<ResourceRow>(this.db, 'SELECT * FROM resources', filters, `ORDER BY created_at, id ${BOUND_LIMIT}`, [options.limit ?? -1]).map((row) => toResourceRecord(row, this.values.parse));
   }
 
   async advanceHead(

@@ -3,7 +3,7 @@ import type { Json, RevisionRecord } from '../../records';
 import type { RevisionQuery, RevisionRepo } from '../../store';
 import type { LargeValues } from '../../large-values';
 import { REVISION_SELECT, revisionFilters, toRevisionRecord, type RevisionRow } from '../../rows/revision-row';
-import { selectWhere } from './query';
+import { selectWhere, BOUND_LIMIT } from './query';
 
 export class SqliteRevisionRepo implements RevisionRepo {
   private readonly insertStmt: Statement;
@@ -28,7 +28,7 @@ export class SqliteRevisionRepo implements RevisionRepo {
   }
 
   async list(resourceId: string, query: RevisionQuery = {}): Promise<RevisionRecord[]> {
-    const rows = selectWhere<RevisionRow>(this.db, REVISION_SELECT, revisionFilters(resourceId, query), 'ORDER BY revision LIMIT ?', [query.limit ?? -1]);
+    const rows = selectWhere<RevisionRow>(this.db, REVISION_SELECT, revisionFilters(resourceId, query), `ORDER BY revision ${BOUND_LIMIT}`, [query.limit ?? -1]);
     return rows.map((row) => toRevisionRecord(row, this.values.parse));
   }
 

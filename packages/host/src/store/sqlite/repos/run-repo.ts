@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { MetricPoint, RunRecord, RunRepo } from '../../run-records';
 import { RUN_COLUMNS, RUN_UPDATED_COLUMNS, runValues, toMetricPoint, toRunRecord, type PointRow, type RunRow } from '../../rows/run-row';
 import { insertSql } from '../../rows/table';
+import { BOUND_LIMIT } from './query';
 
 export class SqliteRunRepo implements RunRepo {
   private readonly insertStmt: Statement;
@@ -25,7 +26,7 @@ export class SqliteRunRepo implements RunRepo {
     this.lastSeqStmt = db.prepare('SELECT MAX(seq) AS seq FROM run_points WHERE run_id = ?');
     this.pointStmt = db.prepare('INSERT INTO run_points (run_id, seq, name, step, value, at) VALUES (?, ?, ?, ?, ?, ?)');
     this.seriesStmt = db.prepare(
-      'SELECT name, step, value, at FROM (SELECT * FROM run_points WHERE run_id = ? AND name = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+      `SELECT name, step, value, at FROM (SELECT * FROM run_points WHERE run_id = ? AND name = ? ORDER BY seq DESC ${BOUND_LIMIT}) ORDER BY seq`,
     );
   }
 

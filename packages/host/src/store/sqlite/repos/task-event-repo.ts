@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskEventRecord, TaskEventRepo } from '../../task-event-records';
 import { toTaskEventRecord, type TaskEventRow } from '../../rows/task-event-row';
+import { BOUND_LIMIT } from './query';
 
 export class SqliteTaskEventRepo implements TaskEventRepo {
   private readonly insertStmt: Statement;
@@ -10,7 +11,7 @@ export class SqliteTaskEventRepo implements TaskEventRepo {
 
   constructor(db: Database) {
     this.insertStmt = db.prepare('INSERT INTO task_events (origin, task_id, event, at) VALUES (?, ?, ?, ?) RETURNING seq');
-    this.afterStmt = db.prepare('SELECT * FROM task_events WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.afterStmt = db.prepare(`SELECT * FROM task_events WHERE seq > ? ORDER BY seq ${BOUND_LIMIT}`);
     this.lastStmt = db.prepare('SELECT MAX(seq) AS seq FROM task_events');
     this.pruneStmt = db.prepare('DELETE FROM task_events WHERE at < ?');
   }
