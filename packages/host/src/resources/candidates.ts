@@ -2,6 +2,7 @@ import { CoworkError } from '../errors';
 import type { CandidateRecord, CandidateStatus, Operator } from '../store/records';
 import type { StoreTx } from '../store/store';
 import { newId } from '../util/ids';
+import { withFields } from '../util/objects';
 import type { ResourceDeps } from './resource-deps';
 
 /** Records a change that did not (yet) become a revision. */
@@ -10,15 +11,14 @@ export async function keepCandidate(
   tx: StoreTx,
   candidate: Pick<CandidateRecord, 'resourceId' | 'baseRevision' | 'ops' | 'operator' | 'source' | 'draftId'>,
 ): Promise<CandidateRecord> {
-  const record: CandidateRecord = {
-    ...candidate,
+  const record: CandidateRecord = withFields(candidate, {
     id: newId('cand'),
-    status: 'open',
+    status: 'open' as const,
     createdAt: deps.now(),
     resolvedAt: null,
     resolvedBy: null,
     acceptedRevision: null,
-  };
+  });
   await tx.candidates.insert(record);
   return record;
 }

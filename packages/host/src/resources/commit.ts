@@ -4,6 +4,7 @@ import type { Json, Operator, ResourceRecord, RevisionAction, RevisionRecord } f
 import type { StoreTx } from '../store/store';
 import { applyOps, checkContentDomain, validateContent } from './kind-ops';
 import type { ResourceDeps } from './resource-deps';
+import { withFields } from '../util/objects';
 import type { RevisionEvent } from '../plugins/revision-event';
 
 /** A change about to be committed: ops of the kind, or a restore to an old content. */
@@ -71,7 +72,7 @@ export async function prepareChange(
   // Large texts are written now, before the transaction and off the event loop (see Store.keepText).
   const stored: StoredStep[] = [];
   for (const step of steps) {
-    stored.push({ ...step, storedOp: await deps.store.keepText(step.opText ?? JSON.stringify(step.op)), storedContent: await deps.store.keepText(step.serialized ?? JSON.stringify(step.content)) });
+    stored.push(withFields(step, { storedOp: await deps.store.keepText(step.opText ?? JSON.stringify(step.op)), storedContent: await deps.store.keepText(step.serialized ?? JSON.stringify(step.content)) }));
   }
   return { base: head, steps: stored };
 }
@@ -126,7 +127,7 @@ export async function writeChange(deps: ResourceDeps, tx: StoreTx, kind: Registe
   // Compare-and-set: a store with weaker isolation than SQLite's still cannot commit twice.
   const advanced = await tx.resources.advanceHead(base.id, base.revision, { revision, content, updatedAt: at, serialized: last?.storedContent });
   if (!advanced) throw new Error(`resource ${base.id} moved during its own write transaction`);
-  return { ok: true, revisions, head: { ...base, revision, content, updatedAt: at } };
+  return { ok: true, revisions, head: withFields(base, { revision, content, updatedAt: at }) };
 }
 
 /** The events to publish once the transaction that made `revisions` is durable. */
