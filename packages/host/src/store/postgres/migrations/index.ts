@@ -17,12 +17,13 @@ import { resourceTitlesMigration } from './011-resource-titles';
 import { leasesMigration } from './012-leases';
 import { jobHostsMigration } from './013-job-hosts';
 import { taskEventsMigration } from './014-task-events';
+import { modelCallTotalsMigration } from './015-model-call-totals';
 
 /**
  * Every migration of the PostgreSQL schema, in version order: the same versions and names as
  * SQLite's (store/sqlite/migrations), so `schemaVersion()` means the same tables on both.
  */
-export const PG_MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration, leasesMigration, jobHostsMigration, taskEventsMigration];
+export const PG_MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration, leasesMigration, jobHostsMigration, taskEventsMigration, modelCallTotalsMigration];
 
 /**
  * Brings the database up to the latest schema, one migration per transaction, each under the write

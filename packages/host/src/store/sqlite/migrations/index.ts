@@ -14,10 +14,11 @@ import { resourceTitlesMigration } from './011-resource-titles';
 import { leasesMigration } from './012-leases';
 import { jobHostsMigration } from './013-job-hosts';
 import { taskEventsMigration } from './014-task-events';
+import { modelCallTotalsMigration } from './015-model-call-totals';
 import type { Migration } from './migration';
 
 /** Every migration, in version order. Subsystems add theirs as new files in this folder. */
-export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration, leasesMigration, jobHostsMigration, taskEventsMigration];
+export const MIGRATIONS: readonly Migration[] = [kernelMigration, agentsMigration, jobsMigration, monitorsMigration, idempotencyScopesMigration, usersMigration, approvalsMigration, publicationsMigration, lastSeenMigration, runsMigration, resourceTitlesMigration, leasesMigration, jobHostsMigration, taskEventsMigration, modelCallTotalsMigration];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
