@@ -82,9 +82,12 @@ export class AgentLoop {
   private readonly recent = new RecentContextCache();
   /** One array for the loop's life: the tokenizer caches the tools' count by this array. */
   private readonly toolSpecs: ToolSpec[];
+  /** The tools by name: each call looks its tool up. */
+  private readonly toolsByName: ReadonlyMap<string, AgentTool>;
 
   constructor(private readonly setup: LoopSetup) {
     this.toolSpecs = setup.tools.map((t) => t.spec);
+    this.toolsByName = new Map(setup.tools.map((t) => [t.spec.name, t]));
   }
 
   async run(): Promise<LoopEnd> {
@@ -183,7 +186,13 @@ export class AgentLoop {
     };
     const at = s.now().toISOString();
     await recordModelCall(tx, { taskId: s.taskId, agentId: s.agentId, turn, at }, response);
-    await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(assistant), sourceMessageId: null, createdAt: at });
+    await this.logEntry(tx, turn, assistant, at);
+  }
+
+  /** Appends one message to this agent's conversation log. */
+  private logEntry(tx: StoreTx, turn: number, message: ChatMessage, at = this.setup.now().toISOString()): Promise<number> {
+    const s = this.setup;
+    return tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: at });
   }
 
   private answerSaved(response: ModelResponse, turn: number): void {
@@ -199,7 +208,7 @@ export class AgentLoop {
 
   /** Whether every call names a tool that changes nothing (`AgentTool.readOnly`). */
   private allReadOnly(calls: readonly ToolCall[]): boolean {
-    return calls.every((call) => this.setup.tools.find((t) => t.spec.name === call.name)?.readOnly === true);
+    return calls.every((call) => this.toolsByName.get(call.name)?.readOnly === true);
   }
 
   /**
@@ -222,10 +231,7 @@ export class AgentLoop {
     }
     await s.store.transaction(async (tx) => {
       await this.writeAnswer(tx, response, turn);
-      const at = s.now().toISOString();
-      for (const { message } of results) {
-        await tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: at });
-      }
+      for (const { message } of results) await this.logEntry(tx, turn, message);
     });
     this.answerSaved(response, turn);
     for (const { call, isError } of results) s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError });
@@ -244,9 +250,7 @@ export class AgentLoop {
       if (outcome === INTERRUPTED) return { reason: 'aborted' };
       if (outcome.control) controls.push(outcome.control);
       const message = toolMessage(call, outcome);
-      await s.store.transaction((tx) =>
-        tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
-      );
+      await s.store.transaction((tx) => this.logEntry(tx, turn, message));
       s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError: outcome.isError === true });
     }
     // The turn's snapshot, before parking or finishing: what changed in work/ now is this agent's.
@@ -263,7 +267,7 @@ export class AgentLoop {
 
   private async runTool(call: ToolCall, turn: number): Promise<ToolOutcome | typeof INTERRUPTED> {
     const s = this.setup;
-    const tool = s.tools.find((t) => t.spec.name === call.name);
+    const tool = this.toolsByName.get(call.name);
     if (!tool) {
       if (s.deniedTools?.has(call.name)) {
         await s.onDenied?.(call.name, turn);
@@ -315,9 +319,7 @@ export class AgentLoop {
   private async note(turn: number, text: string): Promise<void> {
     const s = this.setup;
     const message: ChatMessage = { role: 'user', content: `[runtime] ${text}` };
-    await s.store.transaction((tx) =>
-      tx.conversation.append({ taskId: s.taskId, agentId: s.agentId, turn, message: asJson(message), sourceMessageId: null, createdAt: s.now().toISOString() }),
-    );
+    await s.store.transaction((tx) => this.logEntry(tx, turn, message));
   }
 
   /** The newest assistant entry and everything after it: enough to find the turn and unanswered calls. */

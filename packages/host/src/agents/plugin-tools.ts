@@ -13,7 +13,7 @@ export function pluginAgentTool(registered: RegisteredTool, operator: Operator, 
   const { tool, plugin } = registered;
   return {
     spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
-    ...(tool.readOnly === true ? { readOnly: true } : {}),
+    readOnly: tool.readOnly === true,
     run: async (input, call) => {
       const impact = gate && impactOf(tool, input);
       if (gate && impact !== undefined) {

@@ -72,11 +72,10 @@ export class Committer {
     const writing = `${id}@${baseRevision}`;
     const deferred = mayDefer && o.baseRevision !== 'head' && head.revision === baseRevision && this.writing.has(writing);
     let prepared: PreparedChange | undefined;
-    let registered = false;
+    let release: (() => void) | undefined;
     try {
       if (head.revision === baseRevision && !deferred) {
-        this.writing.set(writing, (this.writing.get(writing) ?? 0) + 1);
-        registered = true;
+        release = this.startWriting(writing);
         const change = await o.change(head);
         if (!change) return { resourceId: id, revision: head.revision };
         prepared = await prepareChange(this.deps, o.kind, head, change, { perform: o.perform, resources: this.reader });
@@ -86,9 +85,13 @@ export class Committer {
         if (again !== undefined) return { recorded: again as RecordedCommit, outcome: undefined };
         // A conflict names the head as this transaction finds it: commits ahead of it in the same batch, or
         // committed since the read above, have moved it.
-        const current = prepared ? undefined : ((await tx.resources.headRevision(id)) ?? head.revision);
-        if (deferred && current === baseRevision) return 'unprepared' as const;
-        const outcome: CommitOutcome = prepared ? await writeChange(this.deps, tx, o.kind, prepared, o.operator) : { ok: false, currentRevision: current! };
+        let outcome: CommitOutcome;
+        if (prepared) outcome = await writeChange(this.deps, tx, o.kind, prepared, o.operator);
+        else {
+          const currentRevision = (await tx.resources.headRevision(id)) ?? head.revision;
+          if (deferred && currentRevision === baseRevision) return 'unprepared' as const;
+          outcome = { ok: false, currentRevision };
+        }
         let recorded: RecordedCommit;
         if (outcome.ok) {
           const revision = outcome.revisions[outcome.revisions.length - 1]!.revision;
@@ -108,12 +111,18 @@ export class Committer {
       if (result.outcome?.ok) this.committed(o.kind, result.outcome);
       return replay(id, result.recorded);
     } finally {
-      if (registered) {
-        const left = this.writing.get(writing)! - 1;
-        if (left === 0) this.writing.delete(writing);
-        else this.writing.set(writing, left);
-      }
+      release?.();
     }
+  }
+
+  /** Counts a commit on `key` (`resourceId@baseRevision`) as being written until the returned function is called. */
+  private startWriting(key: string): () => void {
+    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    return () => {
+      const left = this.writing.get(key)! - 1;
+      if (left === 0) this.writing.delete(key);
+      else this.writing.set(key, left);
+    };
   }
 
   /**

@@ -26,7 +26,6 @@ export function lossCurve(metrics: readonly MetricPoint[]): string | undefined {
   return lineChart({ title: 'masked training loss by step', points, xLabel: 'step', yLabel: 'loss', yMax: Math.ceil(maxLoss * 2) / 2 });
 }
 
-
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
