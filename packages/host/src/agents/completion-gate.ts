@@ -1,7 +1,7 @@
 import type { CoordinatorState } from '../coordinator/state';
 import { TERMINAL } from '../coordinator/state';
 import type { InboxRecord } from '../store/agent-records';
-import { hostGateContributors } from './gate-contributors';
+import { hostGateContributors, type LiveListers } from './gate-contributors';
 import type { HostServices } from './host-services';
 
 /** One reason a task may not end yet. */
@@ -47,9 +47,10 @@ export async function gateBlockers(
  * A task's gate as the durable records have it now (this process's and others'): the one place it
  * is computed, for the runtime's `finish`, the task views of the server and the CLI, and Main's
  * context. Running jobs and active monitors always hold it open; `extra` adds a caller's own.
+ * `listers` lists them (the host's services unless a caller shares its listings).
  */
-export async function taskGate(host: HostServices, taskId: string, extra: readonly GateContributor[] = []): Promise<GateBlocker[]> {
+export async function taskGate(host: HostServices, taskId: string, extra: readonly GateContributor[] = [], listers: LiveListers = host): Promise<GateBlocker[]> {
   await host.coordinator.refresh();
   const pendingForMain = await host.store.read((tx) => tx.inbox.pending(taskId, 'main'));
-  return gateBlockers(taskId, host.coordinator.current, pendingForMain, [...extra, ...hostGateContributors(host)]);
+  return gateBlockers(taskId, host.coordinator.current, pendingForMain, [...extra, ...hostGateContributors(listers)]);
 }

@@ -1,3 +1,5 @@
+import type { JobService } from '../jobs/job-service';
+import type { MonitorService } from '../monitors/monitor-service';
 import type { JobStatus, JobRecord } from '../store/job-records';
 import type { MonitorRecord, MonitorStatus } from '../store/monitor-records';
 import type { GateContributor } from './completion-gate';
@@ -5,16 +7,49 @@ import type { GateContributor } from './completion-gate';
 const DETAIL_CHARS = 120;
 
 /** The host's own contributors: a task's running jobs and active monitors hold its gate open. */
-export function hostGateContributors(host: { jobs: JobLister; monitors: MonitorLister }): GateContributor[] {
+export function hostGateContributors(host: LiveListers): GateContributor[] {
   return [runningJobs(host.jobs), activeMonitors(host.monitors)];
 }
 
-interface JobLister {
+export interface JobLister {
   list(options: { status?: JobStatus; taskId?: string }): Promise<JobRecord[]>;
 }
 
-interface MonitorLister {
+export interface MonitorLister {
   list(options: { status?: MonitorStatus; taskId?: string }): Promise<MonitorRecord[]>;
+}
+
+/** What the gate and the runs digest list: a task's jobs and monitors. */
+export interface LiveListers {
+  readonly jobs: JobLister;
+  readonly monitors: MonitorLister;
+}
+
+/**
+ * Listers that ask the store once per question, for one projection of Main's context: its gate and
+ * its runs digest both list the task's running jobs and active monitors (each list of jobs first
+ * reconciles every running job), and asked twice they cost five read transactions a turn.
+ */
+export function listingOnce(jobs: SharedJobs, monitors: SharedMonitors): { readonly jobs: SharedJobs; readonly monitors: SharedMonitors } {
+  return {
+    jobs: { list: once((options) => jobs.list(options)), logs: (id, query) => jobs.logs(id, query) },
+    monitors: { list: once((options) => monitors.list(options)) },
+  };
+}
+
+type SharedJobs = Pick<JobService, 'list' | 'logs'>;
+type SharedMonitors = Pick<MonitorService, 'list'>;
+
+/** `list` answered once per distinct options; later callers share the first answer (not to be changed). */
+function once<O extends object, R>(list: (options: O) => Promise<R>): (options: O) => Promise<R> {
+  const answers = new Map<string, Promise<R>>();
+  return (options) => {
+    // Keys sorted: the gate asks { status, taskId }, the digest { taskId, status }.
+    const key = JSON.stringify(options, Object.keys(options).sort());
+    let answer = answers.get(key);
+    if (!answer) answers.set(key, (answer = list(options)));
+    return answer;
+  };
 }
 
 /** Jobs an agent of the task started that are still running (reconciled: a dead job does not block). */

@@ -18,8 +18,8 @@ const FIELD_CHARS = 60;
 
 export interface DigestDeps {
   readonly runs: Runs;
-  readonly jobs: JobService;
-  readonly monitors: MonitorService;
+  readonly jobs: Pick<JobService, 'list' | 'logs'>;
+  readonly monitors: Pick<MonitorService, 'list'>;
 }
 
 /**

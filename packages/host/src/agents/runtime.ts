@@ -7,6 +7,7 @@ import { newId } from '../util/ids';
 import { AgentLoop, type LoopEnd } from './agent-loop';
 import type { AgentTool } from './agent-tool';
 import { taskGate, type GateBlocker, type GateContributor } from './completion-gate';
+import { listingOnce } from './gate-contributors';
 import { Delegation } from './delegation';
 import { Inbox } from './inbox';
 import { mainTools } from './main-tools';
@@ -318,10 +319,12 @@ export class AgentRuntime {
   private async projection(taskId: string): Promise<string> {
     const assignments = this.taskAssignments(taskId);
     const lines = assignments.map((a) => `- ${a.agentId} (${a.id}, ${a.mode}): ${a.status}${a.lastUpdate ? ` — ${a.lastUpdate}` : ''}`);
-    const blockers = await this.gate(taskId);
+    // The gate and the digest list the same running jobs and active monitors: asked once.
+    const live = listingOnce(this.host.jobs, this.host.monitors);
+    const blockers = await taskGate(this.host, taskId, this.gateContributors, live);
     const totals = await this.tokenTotals(taskId).read(this.host.store);
     // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
-    const digest = await runsDigest(this.host, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
+    const digest = await runsDigest({ runs: this.host.runs, ...live }, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
     return [
       `Task ${taskId}. Tokens used so far: ${totals.total}.`,
       assignments.length > 0 ? `Subagents:\n${lines.join('\n')}` : 'No subagents yet.',

@@ -158,19 +158,34 @@ export class PluginRegistry {
 
   /**
    * Compiles a schema with the registry's validator (plugin kinds and tools, and tool inputs of
-   * other sources). A schema object compiled once in this process is not compiled again: every
-   * registry's Ajv has the same options, and a process opening many hosts (the benchmark runner,
-   * a trial per host) spent most of each host's opening compiling the same plugins' schemas.
+   * other sources). A schema compiled once in this process is not compiled again, found by the
+   * object or, failing that, by its text: every registry's Ajv has the same options. A process
+   * opening many hosts (the benchmark runner, a trial per host) spent most of each host's opening
+   * compiling the same plugins' schemas, and each agent loop builds its tools' schemas afresh: each
+   * compile generated new code that the engine then compiled again in the background, on the CPU
+   * the turn's commit was waiting for (bench:turns).
    */
   compile(schema: object): ValidateFunction {
     let validate = COMPILED.get(schema);
-    if (!validate) COMPILED.set(schema, (validate = this.ajv.compile(schema)));
+    if (validate) return validate;
+    const text = JSON.stringify(schema);
+    validate = COMPILED_BY_TEXT.get(text);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      COMPILED_BY_TEXT.set(text, validate);
+      // Bounded: MCP servers' schemas come and go with their connections.
+      if (COMPILED_BY_TEXT.size > COMPILED_TEXTS_MAX) COMPILED_BY_TEXT.delete(COMPILED_BY_TEXT.keys().next().value as string);
+    }
+    COMPILED.set(schema, validate);
     return validate;
   }
 }
 
 /** Validators by schema object, for every registry of the process (weak: a dropped schema goes). */
 const COMPILED = new WeakMap<object, ValidateFunction>();
+/** Validators by schema text, the oldest dropped past `COMPILED_TEXTS_MAX`. */
+const COMPILED_BY_TEXT = new Map<string, ValidateFunction>();
+const COMPILED_TEXTS_MAX = 2_000;
 
 /** Runs plugin code, re-coding whatever it throws with the plugin's name and what it was doing. */
 export function callPlugin<T>(plugin: string, action: string, fn: () => T): T {

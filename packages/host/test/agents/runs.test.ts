@@ -10,6 +10,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
 import { runsDigest } from '../../src/agents/run-digest';
+import { taskGate } from '../../src/agents/completion-gate';
+import { listingOnce } from '../../src/agents/gate-contributors';
+import type { JobService } from '../../src/jobs/job-service';
 import { taskPaths } from '../../src/agents/task-files';
 import { tokenizerFor } from '../../src/models/tokenizer';
 import { reply } from '../../src/testkit/scripted-model-server';
@@ -115,6 +118,16 @@ it('reads metrics incrementally while the job runs; the digest shows what change
   const digest = await runsDigest(h.host, taskId);
   expect(digest).toContain('changed vs "lr small": lr 0.01→0.1');
   expect(digest).toContain('Jobs running:');
+  // Main's projection asks once for both its gate and its digest, and both see the running job.
+  let jobLists = 0;
+  const counted: Pick<JobService, 'list' | 'logs'> = {
+    list: (options) => ((jobLists += 1), h.host.jobs.list(options)),
+    logs: (id, query) => h.host.jobs.logs(id, query),
+  };
+  const live = listingOnce(counted, h.host.monitors);
+  expect((await taskGate(h.host, taskId, [], live)).map((b) => b.kind)).toContain('running_job');
+  expect(await runsDigest({ runs: h.host.runs, ...live }, taskId)).toBe(digest);
+  expect(jobLists).toBe(1);
   writeFileSync(join(work, 'go'), '');
   await waitEnded(taskId);
   expect((await h.host.runs.get(taskId, second.id))).toMatchObject({ status: 'succeeded', metrics: { loss: { last: 0.4, best: 0.4, count: 2 } }, problemCount: 0 });
