@@ -5,6 +5,17 @@
  *    once. Two model paths: an in-process provider (no network: pure runtime cost, i.e. delivery,
  *    context building, saving the turn and the tool result with synchronous=FULL) and the scripted
  *    OpenAI-compatible HTTP server on loopback (what a local model server adds at zero latency).
+ *    The in-process path runs twice in one process: the first task pays the cold process (the
+ *    tokenizer's vocabulary loaded, code compiled, the garbage collector's first promotions); the
+ *    second, after a further WARM_UP_TURNS turns of another task, is what a host that has been
+ *    running pays. The engine optimises a function called once a turn only after some hundreds of
+ *    turns, on a background thread: on two cores that thread takes the CPU a commit returning from
+ *    its fsync waits for, so until then some turns' commits take 2 to 4 ms (none do with V8's
+ *    --no-concurrent-recompilation, whose compiles stall the turns themselves instead). Its baseline, in the same run: the turn's
+ *    writes alone (a model call and two conversation rows, one transaction and one fsync each)
+ *    written by hand with better-sqlite3 into the same schema, the floor the disk sets for a turn
+ *    that is durable before the next one starts. Garbage-collection pauses inside the measured
+ *    turns are counted too: with the disk, they are the tail.
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
  *    newest messages within the budget and build the context, with 20 tool definitions in the
  *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
@@ -28,9 +39,14 @@ import {
   type ToolSpec,
 } from '@cowork/host/embed';
 import { openTempHost, reply, startScriptedModelServer } from '@cowork/host/testkit';
+import BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { summarizeLatencies } from '../stats';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);
+/** Turns run, unmeasured, between the cold task and the warm one. */
+const WARM_UP_TURNS = 1_700;
 const SIZES = [100, 1_000, 10_000];
 const BUDGET_TOKENS = 24_000;
 
@@ -65,6 +81,22 @@ class InstantProvider implements ModelProvider {
   }
 }
 
+/** Garbage-collection pauses as the runtime reports them (every kind: scavenges and full collections). */
+const gcPauses: PerformanceEntry[] = [];
+new PerformanceObserver((list) => gcPauses.push(...list.getEntries())).observe({ entryTypes: ['gc'] });
+
+/** The pauses that began inside [from, to) and their total, for the turns measured there. */
+function gcDuring(from: number, to: number): string {
+  const inside = gcPauses.filter((e) => e.startTime >= from && e.startTime < to);
+  const ms = inside.reduce((sum, e) => sum + e.duration, 0);
+  return `${String(inside.length).padStart(5)} ${ms.toFixed(1).padStart(7)}`;
+}
+
+function row(label: string, samples: readonly number[], totalMs: number, txns: string, fsyncs: string, gc: string): void {
+  const s = summarizeLatencies(samples);
+  console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}${txns}${fsyncs}  ${gc}`);
+}
+
 async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
@@ -86,17 +118,70 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     const after = stats();
     turnStarts.push(performance.now());
     const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i]!);
-    const s = summarizeLatencies(perTurn.slice(5)); // leave out warm-up turns
     const total = performance.now() - started;
-    // A batch that wrote rows is one COMMIT that fsyncs (synchronous=FULL); one that wrote nothing does not.
-    const perTurn2 = (n: number): string => (n / TURNS).toFixed(1).padStart(9);
-    console.log(
-      `${label.padEnd(34)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (total / 1000)).toFixed(0).padStart(8)}` +
-        `${perTurn2(after.transactions - before.transactions)}${perTurn2(after.durable - before.durable)}`,
-    );
+    // A batch that wrote rows is one COMMIT that fsyncs (synchronous=FULL); one that wrote none does not.
+    const txns = ((after.transactions - before.transactions) / TURNS).toFixed(1).padStart(10);
+    const fsyncs = ((after.durable - before.durable) / TURNS).toFixed(1).padStart(12);
+    // The first 5 turns are left out (their first compilations); the pauses counted are the measured turns'.
+    row(label, perTurn.slice(5), total, txns, fsyncs, gcDuring(turnStarts[5]!, turnStarts[turnStarts.length - 1]!));
   } finally {
     await runtime.close();
     await close();
+    await host.dispose();
+  }
+}
+
+/** Runs a task of turns that are not measured, so that the next task finds the process warm. */
+async function warmUp(makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
+  const host = await openTempHost({ prefix: 'cowork-bench-turns-warm-up-' });
+  const { provider, close } = await makeProvider();
+  const runtime = new AgentRuntime({ host, provider, maxOutputTokens: 1000 });
+  try {
+    await runtime.runTask(await runtime.startTask('warm-up turns'));
+  } finally {
+    await runtime.close();
+    await close();
+    await host.dispose();
+  }
+}
+
+/**
+ * The baseline: a turn's rows (its model call, the assistant's answer, the tool's result) written
+ * by hand, one transaction each, into the schema the host created, on a connection of its own
+ * with synchronous=FULL. Nothing else runs between the writes: what is left is SQLite and the disk.
+ */
+async function turnWritesByHand(): Promise<void> {
+  const host = await openTempHost({ prefix: 'cowork-bench-turn-writes-' });
+  const db = new BetterSqlite3(join(host.dir, 'cowork.db'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    const modelCall = db.prepare(
+      `INSERT INTO model_calls (task_id, agent_id, turn, model, input_tokens, output_tokens, finish_reason, latency_ms, attempts, created_at)
+       VALUES ('task_bench', 'main', ?, 'instant', 100, 10, 'tool_calls', 0, 1, ?)`,
+    );
+    const message = db.prepare(
+      `INSERT INTO conversation (task_id, agent_id, seq, turn, message, source_message_id, created_at)
+       VALUES ('task_bench', 'main', (SELECT COALESCE(MAX(seq), 0) + 1 FROM conversation WHERE task_id = 'task_bench' AND agent_id = 'main'), ?, ?, NULL, ?)`,
+    );
+    const begin = db.prepare('BEGIN IMMEDIATE');
+    const commit = db.prepare('COMMIT');
+    const samples: number[] = [];
+    const started = performance.now();
+    for (let turn = 1; turn <= TURNS; turn++) {
+      const start = performance.now();
+      const at = new Date().toISOString();
+      begin.run();
+      modelCall.run(turn, at);
+      message.run(turn, JSON.stringify({ role: 'assistant', content: null, toolCalls: [{ id: `c${turn}`, name: 'list_resources', arguments: '{}' }] }), at);
+      message.run(turn, JSON.stringify({ role: 'tool', toolCallId: `c${turn}`, content: '{"resources":[],"next":null}' }), at);
+      commit.run();
+      samples.push(performance.now() - start);
+    }
+    const total = performance.now() - started;
+    row("baseline: the turn's writes by hand", samples.slice(5), total, '1.0'.padStart(10), '1.0'.padStart(12), gcDuring(started, performance.now()));
+  } finally {
+    db.close();
     await host.dispose();
   }
 }
@@ -146,8 +231,12 @@ async function contextBuild(size: number): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
-  console.log(`${'model'.padEnd(34)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}`);
-  await turnOverhead('in-process, zero latency', async () => ({ provider: new InstantProvider(TURNS), close: async () => undefined }));
+  console.log(`${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'gc pauses, ms'}`);
+  const instant = (turns: number) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
+  await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
+  await warmUp(instant(WARM_UP_TURNS));
+  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(TURNS));
+  await turnWritesByHand();
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;
     const server = await startScriptedModelServer(() => {
