@@ -41,34 +41,69 @@ export interface BuiltContext {
 export function buildContext(input: ContextInput): BuiltContext {
   const tokenizer = input.tokenizer ?? tokenizerFor();
   const head: ChatMessage = { role: 'system', content: headText(input) };
-  const units = toUnits(input.messages);
+  const units = toUnits(input.messages, tokenizer);
   const total = input.messages.length + (input.omittedBefore ?? 0);
   const toolTokens = tokenizer.countTools(input.tools ?? []);
   const fixed = REPLY_PRIMING_TOKENS + toolTokens;
   const headTokens = tokenizer.countMessage(head);
   const room = input.budgetTokens - fixed - headTokens;
-  let kept = fitUnits(units, room, tokenizer);
+  let kept = fitUnits(units, room);
   let note: ChatMessage | undefined;
-  if (kept.messages.length < total) {
+  if (units.messages.length - kept.from < total) {
     // Make room for the note that tells the model messages were left out.
-    kept = fitUnits(units, room - tokenizer.countMessage(droppedNote(total)), tokenizer);
-    note = droppedNote(total - kept.messages.length);
+    kept = fitUnits(units, room - tokenizer.countMessage(droppedNote(total)));
+    note = droppedNote(total - (units.messages.length - kept.from));
   }
-  const messages: ChatMessage[] = [head, ...(note ? [note] : []), ...kept.messages];
+  const messages: ChatMessage[] = [head];
+  if (note) messages.push(note);
+  for (let i = kept.from; i < units.messages.length; i++) messages.push(units.messages[i]!);
+  const sent = units.messages.length - kept.from;
   const tokens = fixed + headTokens + (note ? tokenizer.countMessage(note) : 0) + kept.tokens;
-  return { messages, tokens, toolTokens, droppedMessages: total - kept.messages.length };
+  return { messages, tokens, toolTokens, droppedMessages: total - sent };
 }
 
-/** The messages of the newest units that fit in `budget` tokens, and their tokens; the newest unit is kept even when it does not fit. */
-function fitUnits(units: readonly ChatMessage[][], budget: number, tokenizer: Tokenizer): { messages: ChatMessage[]; tokens: number } {
-  let first = units.length;
-  let tokens = 0;
-  for (; first > 0; first--) {
-    const cost = units[first - 1]!.reduce((sum, m) => sum + tokenizer.countMessage(m), 0);
-    if (first < units.length && tokens + cost > budget) break;
-    tokens += cost;
+/**
+ * The messages that may be sent, in order, each one's tokens, and where each unit starts: an
+ * assistant message with tool calls travels with all of its tool results, so a call is never
+ * separated from its result. Tool results whose call is not in the list (its assistant message
+ * was summarised away) cannot be sent alone and are left out. Flat arrays rather than an array per
+ * unit: this runs every turn over the whole window.
+ */
+interface Units {
+  readonly messages: ChatMessage[];
+  readonly tokens: number[];
+  readonly starts: number[];
+}
+
+function toUnits(messages: readonly ChatMessage[], tokenizer: Tokenizer): Units {
+  const units: Units = { messages: [], tokens: [], starts: [] };
+  let owner: ChatMessage | undefined;
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      if (owner?.role !== 'assistant' || !owner.toolCalls?.some((c) => c.id === message.toolCallId)) continue;
+    } else {
+      units.starts.push(units.messages.length);
+      owner = message;
+    }
+    units.messages.push(message);
+    units.tokens.push(tokenizer.countMessage(message));
   }
-  return { messages: units.slice(first).flat(), tokens };
+  return units;
+}
+
+/** Where the newest units that fit in `budget` tokens begin, and their tokens; the newest unit is kept even when it does not fit. */
+function fitUnits(units: Units, budget: number): { from: number; tokens: number } {
+  const { starts, tokens: each } = units;
+  let from = units.messages.length;
+  let tokens = 0;
+  for (let unit = starts.length - 1; unit >= 0; unit--) {
+    let cost = 0;
+    for (let i = starts[unit]!; i < from; i++) cost += each[i]!;
+    if (unit < starts.length - 1 && tokens + cost > budget) break;
+    tokens += cost;
+    from = starts[unit]!;
+  }
+  return { from, tokens };
 }
 
 function droppedNote(count: number): ChatMessage {
@@ -81,24 +116,6 @@ function droppedNote(count: number): ChatMessage {
 /** Tokens one message takes in a request, framing included (cl100k_base unless a tokenizer is given). */
 export function messageTokens(message: ChatMessage, tokenizer: Tokenizer = tokenizerFor()): number {
   return tokenizer.countMessage(message);
-}
-
-/**
- * Splits messages into units that must stay together. Tool results whose call is not in the list
- * (its assistant message was summarised away) cannot be sent alone and are left out.
- */
-export function toUnits(messages: readonly ChatMessage[]): ChatMessage[][] {
-  const units: ChatMessage[][] = [];
-  for (const message of messages) {
-    if (message.role === 'tool') {
-      const last = units[units.length - 1];
-      const owner = last?.[0];
-      if (owner?.role === 'assistant' && owner.toolCalls?.some((c) => c.id === message.toolCallId)) last!.push(message);
-      continue;
-    }
-    units.push([message]);
-  }
-  return units;
 }
 
 function headText(input: ContextInput): string {

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file';
 import { containedPath, openContained } from '../util/paths';
 import type { AgentTool } from './agent-tool';
@@ -24,6 +24,32 @@ export function readMemory(paths: TaskPaths): string | null {
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * memory.md as `readMemory` reads it, read again only when the file is another one or has changed:
+ * Main's context includes it every turn, and most turns it has not changed. The signature is the
+ * file's own lstat (device, inode, size, modification and change times): `writeMemory` renames a
+ * new file into place, so every update is a new inode, and the file a signature matches is one that
+ * passed the containment checks when it was read. A missing file costs one lstat.
+ */
+export class MemoryReader {
+  private last: { readonly signature: string; readonly text: string | null } | undefined;
+
+  constructor(private readonly paths: TaskPaths) {}
+
+  read(): string | null {
+    const stat = lstatSync(this.paths.memory, { throwIfNoEntry: false });
+    if (!stat) {
+      this.last = undefined;
+      return null;
+    }
+    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+    if (this.last?.signature === signature) return this.last.text;
+    const text = readMemory(this.paths);
+    this.last = { signature, text };
+    return text;
   }
 }
 

@@ -11,7 +11,7 @@ import { listingOnce } from './gate-contributors';
 import { Delegation } from './delegation';
 import { Inbox } from './inbox';
 import { mainTools } from './main-tools';
-import { readMemory } from './memory';
+import { MemoryReader } from './memory';
 import { waitForWake, type WakeDeps } from './parking';
 import { pluginAgentTool } from './plugin-tools';
 import { MAIN_INSTRUCTIONS } from './prompts';
@@ -260,6 +260,7 @@ export class AgentRuntime {
 
   private async mainLoop(taskId: string, signal: AbortSignal): Promise<AgentLoop> {
     const paths = taskPaths(this.host.workspaceDir, taskId);
+    const memory = new MemoryReader(paths);
     const operator: Operator = 'agent:main';
     const tools: AgentTool[] = [
       ...mainTools({
@@ -292,7 +293,7 @@ export class AgentRuntime {
       tools,
       compile: (schema) => this.host.registry.compile(schema),
       instructions: this.options.mainInstructions ? `${MAIN_INSTRUCTIONS}\n\n${this.options.mainInstructions}` : MAIN_INSTRUCTIONS,
-      memory: () => readMemory(paths),
+      memory: () => memory.read(),
       projection: () => this.projection(taskId),
       maxTokens,
       usedTokens: async () => (await tokens.read(this.host.store)).total,

@@ -106,7 +106,7 @@ export class WorkHistory {
    * touched no file (most turns) then costs one walk of lstat calls instead of git processes
    * (each spawn is tens of milliseconds); anything else asks git.
    */
-  private readonly clean = new Map<string, string>();
+  private readonly clean = new Map<string, { readonly work: string; readonly signature: string }>();
 
   constructor(private readonly options: WorkHistoryOptions) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -125,11 +125,13 @@ export class WorkHistory {
    */
   snapshot(taskId: string, author: Operator | typeof OTHERS, message: string, trailers: Record<string, string>): Promise<SnapshotResult | null> {
     return this.locked(taskId, async () => {
-      const work = taskPaths(this.options.workspaceDir, taskId).work;
-      if (existsSync(join(work, '.git', 'HEAD')) && this.clean.get(taskId) === workSignature(work)) return null;
-      const { git } = await this.repo(taskId);
+      // The clean check walks the folder found when it was last committed: it only decides whether
+      // to ask git, and asking git finds the folder again with every check (repo()).
+      const known = this.clean.get(taskId);
+      if (known && existsSync(join(known.work, '.git', 'HEAD')) && known.signature === workSignature(known.work)) return null;
+      const { git, work } = await this.repo(taskId);
       const result = await this.commitAll(git, work, author, message, trailers);
-      this.clean.set(taskId, workSignature(work));
+      this.clean.set(taskId, { work, signature: workSignature(work) });
       return result;
     });
   }
@@ -271,7 +273,7 @@ export class WorkHistory {
       appendFileSync(join(paths.work, '.git', 'config'), REPOSITORY_CONFIG);
       await git.raw(['commit', '-q', '--no-verify', '--allow-empty', '-m', withTrailers('work/ under git', { 'Cowork-Kind': 'init' })]);
       // A new task's empty folder is committed as it is: its first turn need not ask git.
-      if (readdirSync(paths.work).every((name) => name === '.git')) this.clean.set(taskId, workSignature(paths.work));
+      if (readdirSync(paths.work).every((name) => name === '.git')) this.clean.set(taskId, { work: paths.work, signature: workSignature(paths.work) });
     }
     return { git, work: paths.work };
   }
