@@ -7,15 +7,14 @@
  *    OpenAI-compatible HTTP server on loopback (what a local model server adds at zero latency).
  *    The in-process path runs twice in one process: the first task pays the cold process (the
  *    tokenizer's vocabulary loaded, code compiled, the garbage collector's first promotions); the
- *    second, after a further WARM_UP_TURNS turns of another task, is what a host that has been
- *    running pays. The engine optimises a function called once a turn only after some hundreds of
- *    turns, on a background thread: on two cores that thread takes the CPU a commit returning from
- *    its fsync waits for, so until then some turns' commits take 2 to 4 ms (none do with V8's
- *    --no-concurrent-recompilation, whose compiles stall the turns themselves instead). Its baseline, in the same run: the turn's
- *    writes alone (a model call and two conversation rows, one transaction and one fsync each)
- *    written by hand with better-sqlite3 into the same schema, the floor the disk sets for a turn
- *    that is durable before the next one starts. Garbage-collection pauses inside the measured
- *    turns are counted too: with the disk, they are the tail.
+ *    second runs on a host that has just served another task of WARM_UP_TURNS turns, as a host
+ *    that has been running serves one task after another. Its baseline, in the same run: the
+ *    turn's writes alone (a model call and two conversation rows, one transaction and one fsync
+ *    each) written by hand with better-sqlite3 into the same schema, the floor the disk sets for a
+ *    turn that is durable before the next one starts. Garbage-collection pauses that began inside
+ *    the measured turns are counted. The rest of the tail (bench/README.md): the engine optimises
+ *    a function called once a turn only after hundreds of turns, on a background thread, and on two
+ *    cores that thread holds the CPU a commit returning from its fsync waits for.
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
  *    newest messages within the budget and build the context, with 20 tool definitions in the
  *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
@@ -45,24 +44,30 @@ import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { summarizeLatencies } from '../stats';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);
-/** Turns run, unmeasured, between the cold task and the warm one. */
+/** Turns of the unmeasured task the warm host serves before the measured one. */
 const WARM_UP_TURNS = 1_700;
 const SIZES = [100, 1_000, 10_000];
 const BUDGET_TOKENS = 24_000;
 
-/** Answers every turn at once: a tool call until the last turn, then `finish`. */
+/** Answers every turn at once: a tool call until a task's last turn, then `finish`. */
 class InstantProvider implements ModelProvider {
   readonly name = 'instant';
   readonly maxContextTokens = 32_000;
   private turn = 0;
+  /** The turn (counted across tasks) on which each task finishes. */
+  private readonly lastTurns = new Set<number>();
 
-  constructor(private readonly turns: number) {}
+  /** `turns`: each task's turns, in the order the tasks run. */
+  constructor(turns: readonly number[]) {
+    let sum = 0;
+    for (const count of turns) this.lastTurns.add((sum += count));
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     // A compaction request (no tools offered) gets a summary, as a real model gives one.
     if (request.tools.length === 0) return this.answer({ content: 'Summary: the agent listed resources, turn after turn.', toolCalls: [] }, 'stop');
     this.turn++;
-    const done = this.turn >= this.turns;
+    const done = this.lastTurns.has(this.turn);
     const call = done
       ? { id: `f${this.turn}`, name: 'finish', arguments: '{"summary":"done"}' }
       : { id: `c${this.turn}`, name: 'list_resources', arguments: '{}' };
@@ -97,7 +102,11 @@ function row(label: string, samples: readonly number[], totalMs: number, txns: s
   console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}${txns}${fsyncs}  ${gc}`);
 }
 
-async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
+/**
+ * Times TURNS turns of one task. With `warmUpTurns`, the same host and runtime first run a task of
+ * that many turns, unmeasured, as a host that has been running serves one task after another.
+ */
+async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUpTurns = 0): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
   const turnStarts: number[] = [];
@@ -110,6 +119,8 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     },
   });
   try {
+    if (warmUpTurns > 0) await runtime.runTask(await runtime.startTask('warm-up turns'));
+    turnStarts.length = 0;
     const taskId = await runtime.startTask('benchmark turns');
     const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
     const before = stats();
@@ -124,20 +135,6 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     const fsyncs = ((after.durable - before.durable) / TURNS).toFixed(1).padStart(12);
     // The first 5 turns are left out (their first compilations); the pauses counted are the measured turns'.
     row(label, perTurn.slice(5), total, txns, fsyncs, gcDuring(turnStarts[5]!, turnStarts[turnStarts.length - 1]!));
-  } finally {
-    await runtime.close();
-    await close();
-    await host.dispose();
-  }
-}
-
-/** Runs a task of turns that are not measured, so that the next task finds the process warm. */
-async function warmUp(makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>): Promise<void> {
-  const host = await openTempHost({ prefix: 'cowork-bench-turns-warm-up-' });
-  const { provider, close } = await makeProvider();
-  const runtime = new AgentRuntime({ host, provider, maxOutputTokens: 1000 });
-  try {
-    await runtime.runTask(await runtime.startTask('warm-up turns'));
   } finally {
     await runtime.close();
     await close();
@@ -232,10 +229,9 @@ async function contextBuild(size: number): Promise<void> {
 async function main(): Promise<void> {
   console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
   console.log(`${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'gc pauses, ms'}`);
-  const instant = (turns: number) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
+  const instant = (...turns: number[]) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
   await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
-  await warmUp(instant(WARM_UP_TURNS));
-  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(TURNS));
+  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), WARM_UP_TURNS);
   await turnWritesByHand();
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;
