@@ -161,23 +161,32 @@ export class PluginRegistry {
    * other sources). A schema compiled once in this process is not compiled again, found by the
    * object or, failing that, by its text: every registry's Ajv has the same options. A process
    * opening many hosts (the benchmark runner, a trial per host) spent most of each host's opening
-   * compiling the same plugins' schemas, and each agent loop builds its tools' schemas afresh: each
-   * compile generated new code that the engine then compiled again in the background, on the CPU
-   * the turn's commit was waiting for (bench:turns).
+   * compiling the same plugins' schemas, and each agent loop builds its tools' schemas afresh, so
+   * every task compiled them again (about 2 ms a task in bench:turns, and new code for the engine
+   * to optimise while the task's turns run).
    */
   compile(schema: object): ValidateFunction {
     let validate = COMPILED.get(schema);
     if (validate) return validate;
-    const text = JSON.stringify(schema);
-    validate = COMPILED_BY_TEXT.get(text);
+    const text = schemaText(schema);
+    validate = text === undefined ? undefined : COMPILED_BY_TEXT.get(text);
     if (!validate) {
       validate = this.ajv.compile(schema);
-      COMPILED_BY_TEXT.set(text, validate);
+      if (text !== undefined) COMPILED_BY_TEXT.set(text, validate);
       // Bounded: MCP servers' schemas come and go with their connections.
       if (COMPILED_BY_TEXT.size > COMPILED_TEXTS_MAX) COMPILED_BY_TEXT.delete(COMPILED_BY_TEXT.keys().next().value as string);
     }
     COMPILED.set(schema, validate);
     return validate;
+  }
+}
+
+/** A schema's JSON text, or undefined for one that has none (a cycle): Ajv then says what is wrong. */
+function schemaText(schema: object): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
   }
 }
 
