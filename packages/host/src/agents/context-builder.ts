@@ -41,69 +41,79 @@ export interface BuiltContext {
 export function buildContext(input: ContextInput): BuiltContext {
   const tokenizer = input.tokenizer ?? tokenizerFor();
   const head: ChatMessage = { role: 'system', content: headText(input) };
-  const units = toUnits(input.messages, tokenizer);
+  const units = toUnits(input.messages);
   const total = input.messages.length + (input.omittedBefore ?? 0);
   const toolTokens = tokenizer.countTools(input.tools ?? []);
   const fixed = REPLY_PRIMING_TOKENS + toolTokens;
   const headTokens = tokenizer.countMessage(head);
   const room = input.budgetTokens - fixed - headTokens;
-  let kept = fitUnits(units, room);
+  let kept = fitUnits(input.messages, units, room, tokenizer);
   let note: ChatMessage | undefined;
-  if (units.messages.length - kept.from < total) {
+  if (kept.sent < total) {
     // Make room for the note that tells the model messages were left out.
-    kept = fitUnits(units, room - tokenizer.countMessage(droppedNote(total)));
-    note = droppedNote(total - (units.messages.length - kept.from));
+    kept = fitUnits(input.messages, units, room - tokenizer.countMessage(droppedNote(total)), tokenizer);
+    note = droppedNote(total - kept.sent);
   }
   const messages: ChatMessage[] = [head];
   if (note) messages.push(note);
-  for (let i = kept.from; i < units.messages.length; i++) messages.push(units.messages[i]!);
-  const sent = units.messages.length - kept.from;
+  for (let i = kept.from; i < input.messages.length; i++) if (!units.orphans?.has(i)) messages.push(input.messages[i]!);
   const tokens = fixed + headTokens + (note ? tokenizer.countMessage(note) : 0) + kept.tokens;
-  return { messages, tokens, toolTokens, droppedMessages: total - sent };
+  return { messages, tokens, toolTokens, droppedMessages: total - kept.sent };
 }
 
 /**
- * The messages that may be sent, in order, each one's tokens, and where each unit starts: an
- * assistant message with tool calls travels with all of its tool results, so a call is never
- * separated from its result. Tool results whose call is not in the list (its assistant message
- * was summarised away) cannot be sent alone and are left out. Flat arrays rather than an array per
- * unit: this runs every turn over the whole window.
+ * The units of a list of messages, as indexes into it: an assistant message with tool calls
+ * travels with all of its tool results, so a call is never separated from its result. Tool
+ * results whose call is not before them (its assistant message was summarised away) cannot be
+ * sent alone: they are `orphans`, left out. Indexes rather than an array per unit: this runs every
+ * turn over the whole window, and a turn's allocations are what its garbage collections cost.
  */
 interface Units {
-  readonly messages: ChatMessage[];
-  readonly tokens: number[];
+  /** The index of each unit's first message. */
   readonly starts: number[];
+  /** Tool results left out; undefined when there are none (nearly always). */
+  readonly orphans: ReadonlySet<number> | undefined;
 }
 
-function toUnits(messages: readonly ChatMessage[], tokenizer: Tokenizer): Units {
-  const units: Units = { messages: [], tokens: [], starts: [] };
+function toUnits(messages: readonly ChatMessage[]): Units {
+  const starts: number[] = [];
+  let orphans: Set<number> | undefined;
   let owner: ChatMessage | undefined;
-  for (const message of messages) {
-    if (message.role === 'tool') {
-      if (owner?.role !== 'assistant' || !owner.toolCalls?.some((c) => c.id === message.toolCallId)) continue;
-    } else {
-      units.starts.push(units.messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== 'tool') {
+      starts.push(i);
       owner = message;
+    } else if (owner?.role !== 'assistant' || !owner.toolCalls?.some((c) => c.id === message.toolCallId)) {
+      (orphans ??= new Set()).add(i);
     }
-    units.messages.push(message);
-    units.tokens.push(tokenizer.countMessage(message));
   }
-  return units;
+  return { starts, orphans };
 }
 
-/** Where the newest units that fit in `budget` tokens begin, and their tokens; the newest unit is kept even when it does not fit. */
-function fitUnits(units: Units, budget: number): { from: number; tokens: number } {
-  const { starts, tokens: each } = units;
-  let from = units.messages.length;
+/**
+ * Where the newest units that fit in `budget` tokens begin, their tokens and how many messages they
+ * send; the newest unit is kept even when it does not fit.
+ */
+function fitUnits(messages: readonly ChatMessage[], units: Units, budget: number, tokenizer: Tokenizer): { from: number; tokens: number; sent: number } {
+  const { starts, orphans } = units;
+  let from = messages.length;
   let tokens = 0;
+  let sent = 0;
   for (let unit = starts.length - 1; unit >= 0; unit--) {
     let cost = 0;
-    for (let i = starts[unit]!; i < from; i++) cost += each[i]!;
+    let count = 0;
+    for (let i = starts[unit]!; i < from; i++) {
+      if (orphans?.has(i)) continue;
+      cost += tokenizer.countMessage(messages[i]!);
+      count++;
+    }
     if (unit < starts.length - 1 && tokens + cost > budget) break;
     tokens += cost;
+    sent += count;
     from = starts[unit]!;
   }
-  return { from, tokens };
+  return { from, tokens, sent };
 }
 
 function droppedNote(count: number): ChatMessage {

@@ -108,7 +108,8 @@ it('reads metrics incrementally while the job runs; the digest shows what change
     taskId,
     name: 'lr big',
     params: { lr: 0.1, seed: 1 },
-    job: { command: 'sh', args: ['-c', 'printf \'{"loss": 0.5}\\n{"loss": 0.4\' >> metrics.jsonl; while [ ! -e go ]; do sleep 0.05; done; printf \'}\\n\' >> metrics.jsonl'] },
+    // The wait is bounded (30 s): a failed assertion before `go` is written must not leave the job running.
+    job: { command: 'sh', args: ['-c', 'printf \'{"loss": 0.5}\\n{"loss": 0.4\' >> metrics.jsonl; i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; printf \'}\\n\' >> metrics.jsonl'] },
     sandbox,
     operator: 'agent:main',
   });
