@@ -97,16 +97,22 @@ function gcDuring(from: number, to: number): string {
   return `${String(inside.length).padStart(5)} ${ms.toFixed(1).padStart(7)}`;
 }
 
-function row(label: string, samples: readonly number[], totalMs: number, txns: string, fsyncs: string, gc: string): void {
+/** One row of the turn table; `txns` and `fsyncs` are totals over the TURNS turns. */
+function row(label: string, samples: readonly number[], totalMs: number, txns: number, fsyncs: number, gc: string): void {
   const s = summarizeLatencies(samples);
-  console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}${txns}${fsyncs}  ${gc}`);
+  const perTurn = (n: number, width: number): string => (n / TURNS).toFixed(1).padStart(width);
+  console.log(
+    `${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}` +
+      `${perTurn(txns, 10)}${perTurn(fsyncs, 12)}  ${gc}`,
+  );
 }
 
 /**
- * Times TURNS turns of one task. With `warmUpTurns`, the same host and runtime first run a task of
- * that many turns, unmeasured, as a host that has been running serves one task after another.
+ * Times TURNS turns of one task. With `warmUp`, the same host and runtime first run a task,
+ * unmeasured (the provider decides its length), as a host that has been running serves one task
+ * after another.
  */
-async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUpTurns = 0): Promise<void> {
+async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUp = false): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
   const turnStarts: number[] = [];
@@ -119,7 +125,7 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     },
   });
   try {
-    if (warmUpTurns > 0) await runtime.runTask(await runtime.startTask('warm-up turns'));
+    if (warmUp) await runtime.runTask(await runtime.startTask('warm-up turns'));
     turnStarts.length = 0;
     const taskId = await runtime.startTask('benchmark turns');
     const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
@@ -131,10 +137,9 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i]!);
     const total = performance.now() - started;
     // A batch that wrote rows is one COMMIT that fsyncs (synchronous=FULL); one that wrote none does not.
-    const txns = ((after.transactions - before.transactions) / TURNS).toFixed(1).padStart(10);
-    const fsyncs = ((after.durable - before.durable) / TURNS).toFixed(1).padStart(12);
     // The first 5 turns are left out (their first compilations); the pauses counted are the measured turns'.
-    row(label, perTurn.slice(5), total, txns, fsyncs, gcDuring(turnStarts[5]!, turnStarts[turnStarts.length - 1]!));
+    const gc = gcDuring(turnStarts[5]!, turnStarts[turnStarts.length - 1]!);
+    row(label, perTurn.slice(5), total, after.transactions - before.transactions, after.durable - before.durable, gc);
   } finally {
     await runtime.close();
     await close();
@@ -176,7 +181,7 @@ async function turnWritesByHand(): Promise<void> {
       samples.push(performance.now() - start);
     }
     const total = performance.now() - started;
-    row("baseline: the turn's writes by hand", samples.slice(5), total, '1.0'.padStart(10), '1.0'.padStart(12), gcDuring(started, performance.now()));
+    row("baseline: the turn's writes by hand", samples.slice(5), total, TURNS, TURNS, gcDuring(started, performance.now()));
   } finally {
     db.close();
     await host.dispose();
@@ -231,7 +236,7 @@ async function main(): Promise<void> {
   console.log(`${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'gc pauses, ms'}`);
   const instant = (...turns: number[]) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
   await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
-  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), WARM_UP_TURNS);
+  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), true);
   await turnWritesByHand();
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;

@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-file';
+import { FileMemo } from '../util/file-memo';
 import { containedPath, openContained } from '../util/paths';
 import type { AgentTool } from './agent-tool';
 import { defineAgentTool } from './resource-tools';
@@ -28,27 +29,27 @@ export function readMemory(paths: TaskPaths): string | null {
 }
 
 /**
- * memory.md as `readMemory` reads it, read again only when the file is another one or has changed:
- * Main's context includes it every turn, and most turns it has not changed. The signature is the
- * file's own lstat (device, inode, size, modification and change times): `writeMemory` renames a
- * new file into place, so every update is a new inode, and the file a signature matches is one that
- * passed the containment checks when it was read. A missing file costs one lstat.
+ * memory.md as `readMemory` reads it, read again only when the file may have changed (util/
+ * file-memo.ts): Main's context includes it every turn, and most turns it has not changed. The
+ * stat is the file's own lstat: the file a kept text belongs to passed the containment checks when
+ * it was read, and `writeMemory` renames a new file into place, so every update is a new inode. A
+ * missing file costs one lstat.
  */
 export class MemoryReader {
-  private last: { readonly signature: string; readonly text: string | null } | undefined;
+  private readonly memo = new FileMemo<string | null>();
 
   constructor(private readonly paths: TaskPaths) {}
 
   read(): string | null {
-    const stat = lstatSync(this.paths.memory, { throwIfNoEntry: false });
-    if (!stat) {
-      this.last = undefined;
+    const stats = lstatSync(this.paths.memory, { bigint: true, throwIfNoEntry: false });
+    if (!stats) {
+      this.memo.clear();
       return null;
     }
-    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-    if (this.last?.signature === signature) return this.last.text;
+    const kept = this.memo.get(stats);
+    if (kept !== undefined) return kept;
     const text = readMemory(this.paths);
-    this.last = { signature, text };
+    this.memo.set(stats, text);
     return text;
   }
 }

@@ -7,7 +7,7 @@ import { newId } from '../util/ids';
 import { AgentLoop, type LoopEnd } from './agent-loop';
 import type { AgentTool } from './agent-tool';
 import { taskGate, type GateBlocker, type GateContributor } from './completion-gate';
-import { listingOnce } from './gate-contributors';
+import { listingOnce, type LiveListers } from './gate-contributors';
 import { Delegation } from './delegation';
 import { Inbox } from './inbox';
 import { mainTools } from './main-tools';
@@ -236,9 +236,9 @@ export class AgentRuntime {
     }
   }
 
-  /** The completion gate of a task: empty when `finish` would be accepted. */
-  async gate(taskId: string): Promise<GateBlocker[]> {
-    return taskGate(this.host, taskId, this.gateContributors);
+  /** The completion gate of a task: empty when `finish` would be accepted. `listers` lists its jobs and monitors. */
+  async gate(taskId: string, listers: LiveListers = this.host): Promise<GateBlocker[]> {
+    return taskGate(this.host, taskId, this.gateContributors, listers);
   }
 
   /** What the caller added to the gate beyond the host's running jobs and active monitors. */
@@ -322,7 +322,7 @@ export class AgentRuntime {
     const lines = assignments.map((a) => `- ${a.agentId} (${a.id}, ${a.mode}): ${a.status}${a.lastUpdate ? ` — ${a.lastUpdate}` : ''}`);
     // The gate and the digest list the same running jobs and active monitors: asked once.
     const live = listingOnce(this.host.jobs, this.host.monitors);
-    const blockers = await taskGate(this.host, taskId, this.gateContributors, live);
+    const blockers = await this.gate(taskId, live);
     const totals = await this.tokenTotals(taskId).read(this.host.store);
     // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
     const digest = await runsDigest({ runs: this.host.runs, ...live }, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });

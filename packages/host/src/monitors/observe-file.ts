@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { isCoworkError } from '../errors';
+import { FileMemo } from '../util/file-memo';
 import { openContained } from '../util/paths';
 import type { Json } from '../store/records';
 import { sha256Hex } from './hash';
@@ -9,35 +10,28 @@ import type { Observer } from './observer';
 /** Files up to this size are read in one call; larger ones are hashed as a stream. */
 const READ_WHOLE_BYTES = 1024 * 1024;
 /**
- * A file changed less than this long ago is hashed again even when its stat looks unchanged:
- * file times are coarse (a few ms), so two same-size writes within one tick look alike ("racy
- * git"). Past this age, an unchanged (inode, size, mtime, ctime) means unchanged content.
- */
-const RACY_MS = 2000;
-
-/**
  * A file's content: `{exists: false}`, or `{exists: true, size, sha256}`. Something that is not a
  * regular file, or resolves outside the workspace, is `{error: ...}`. Unchanged polls cost one
  * `stat` (no read, no hash) once the file has been still for a couple of seconds.
  */
 export function fileObserver(target: { path: string }, workspaceDir: string): Observer {
-  let memo: { signature: string; observation: Json } | undefined;
+  // A file changed in the last RACY_MS is hashed again even when its stat looks unchanged.
+  const memo = new FileMemo<Json>();
   return {
     async observe(): Promise<Json> {
       let stats: BigIntStats;
       try {
         stats = statSync(target.path, { bigint: true });
       } catch (error) {
-        memo = undefined;
+        memo.clear();
         const code = (error as NodeJS.ErrnoException).code;
         return code === 'ENOENT' || code === 'ENOTDIR' ? { exists: false } : { exists: false, error: code ?? 'stat_failed' };
       }
       if (!stats.isFile()) return { exists: true, error: 'not_a_file' };
-      const signature = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
-      const still = Date.now() - Number(stats.ctimeMs) > RACY_MS;
-      if (memo && memo.signature === signature && still) return memo.observation;
+      const kept = memo.get(stats);
+      if (kept !== undefined) return kept;
       const observation = await hashFile(target.path, workspaceDir, Number(stats.size));
-      memo = { signature, observation };
+      memo.set(stats, observation);
       return observation;
     },
   };
