@@ -83,7 +83,10 @@ export async function loadRecentContext(
       if (page.length < PAGE || tokens > budgetTokens) break;
       beforeSeq = page[page.length - 1]!.seq;
     }
-    const total = newestFirst.length < PAGE ? newestFirst.length : await tx.conversation.count(taskId, agentId, afterSeq);
+    // An agent's seqs run 1, 2, 3... with no gaps (append takes the highest plus one, nothing is
+    // deleted, an import checks them), so the records after the boundary number the newest seq
+    // less the boundary: no count that reads the whole log, as a COUNT(*) would at 10,000.
+    const total = reachedStart ? newestFirst.length : newestFirst[0]!.seq - afterSeq;
     const oldestFirst = newestFirst.reverse();
     if (cache) {
       cache.afterSeq = afterSeq;

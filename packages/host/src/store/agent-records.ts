@@ -77,12 +77,14 @@ export interface InboxRepo {
 export type InboxPost = Pick<InboxRecord, 'seq' | 'messageId' | 'taskId' | 'recipient' | 'kind' | 'consumedAt'>;
 
 export interface ConversationRepo {
-  /** Appends at the next seq and returns it. Fails on a repeated `sourceMessageId`. */
+  /**
+   * Appends at the next seq (the highest plus one, from 1) and returns it. Fails on a repeated
+   * `sourceMessageId`. An agent's seqs have no gaps: the context loader counts by them.
+   */
   append(record: Omit<ConversationRecord, 'seq'>): Promise<number>;
   list(taskId: string, agentId: string, afterSeq?: number): Promise<ConversationRecord[]>;
   /** The newest records with `afterSeq < seq < beforeSeq`, newest first: for reading a long log from its end. */
   recent(taskId: string, agentId: string, range: { afterSeq: number; beforeSeq?: number; limit: number }): Promise<ConversationRecord[]>;
-  count(taskId: string, agentId: string, afterSeq?: number): Promise<number>;
   last(taskId: string, agentId: string): Promise<ConversationRecord | undefined>;
   hasSource(taskId: string, agentId: string, sourceMessageId: string): Promise<boolean>;
 }

@@ -60,10 +60,12 @@ export const LARGE_VALUE_COLUMNS: Readonly<Record<string, readonly string[]>> = 
 /**
  * Checks rows before they are written into a store: every table known, every column one the
  * target table has (`columnsOf`), every value a string, a finite number or null. A crafted file
- * can name nothing the store would put into SQL.
+ * can name nothing the store would put into SQL. Each agent's conversation is numbered 1, 2, 3...
+ * in order, as the store numbers it: the context loader counts records by their seqs.
  */
 export function checkDumpRows(rows: readonly DumpRow[], columnsOf: (table: string) => ReadonlySet<string>): void {
   const known = new Set(DUMP_TABLES.map((t) => t.name));
+  const nextSeq = new Map<string, number>();
   rows.forEach(({ table, row }, i) => {
     if (!known.has(table)) throw dumpError(`row ${i + 1} is for table ${JSON.stringify(table)}, which a workspace does not have`, { table });
     const columns = columnsOf(table);
@@ -71,6 +73,14 @@ export function checkDumpRows(rows: readonly DumpRow[], columnsOf: (table: strin
       if (!columns.has(column)) throw dumpError(`row ${i + 1} of ${table} has a column ${JSON.stringify(column)} the table does not have`, { table, column });
       const scalar = value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
       if (!scalar) throw dumpError(`row ${i + 1} of ${table} has a value of ${column} that is not a string, a number or null`, { table, column });
+    }
+    if (table === 'conversation') {
+      const agent = `${String(row.task_id)}\u0000${String(row.agent_id)}`;
+      const expected = nextSeq.get(agent) ?? 1;
+      if (row.seq !== expected) {
+        throw dumpError(`row ${i + 1} of conversation has seq ${JSON.stringify(row.seq)} where ${expected} comes next for agent ${String(row.agent_id)} of task ${String(row.task_id)}; an agent's conversation is numbered 1, 2, 3... in order`, { table, column: 'seq' });
+      }
+      nextSeq.set(agent, expected + 1);
     }
   });
 }

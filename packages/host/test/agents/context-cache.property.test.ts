@@ -2,7 +2,8 @@
  * Invariant (property): the context loader's cache changes nothing but the reads. As an agent's
  * log grows turn by turn (messages of random sizes, now and then several at once, a compaction
  * now and then, another budget, another tokenizer), a load with the agent's cache answers exactly
- * what a load without one answers: the same messages, summary and count of omitted ones.
+ * what a load without one answers: the same messages, summary and count of omitted ones, and that
+ * count is the number of records a full read finds before the window.
  */
 import fc from 'fast-check';
 import { loadRecentContext, PAGE, RecentContextCache } from '../../src/agents/context-loader';
@@ -49,6 +50,9 @@ it('a cached load answers what an uncached load answers, as the log grows and co
           const plain = await loadRecentContext(host.store, 'task_c', 'main', budget, tokenizer);
           const withCache = await loadRecentContext(host.store, 'task_c', 'main', budget, tokenizer, cache);
           expect(withCache).toEqual(plain);
+          // The omitted count, which the loader takes from the seqs, is what a full read counts.
+          const all = await host.store.read(async (tx) => tx.conversation.list('task_c', 'main', (await tx.compactions.latest('task_c', 'main'))?.summarisedToSeq ?? 0));
+          expect(plain.omitted).toBe(all.length - plain.messages.length);
         }
       } finally {
         await host.dispose();

@@ -4,8 +4,8 @@
  * revision, its history, candidates, drafts and selections, the event log and the coordinator state
  * folded from it, the Inbox, conversations and people; exporting the imported store again gives the
  * same rows, line for line (a large value included, kept as a file again on SQLite). An import into
- * a store that holds records, a file from another schema version and a row naming a column the
- * table lacks are refused with invalid_input, and write nothing.
+ * a store that holds records, a file from another schema version, a row naming a column the
+ * table lacks and a conversation numbered with a gap are refused with invalid_input, and write nothing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,7 +116,7 @@ describe('cowork workspace export and import', () => {
     expect(rowsOf(third)).toEqual(rowsOf(dump));
   });
 
-  it('refuses a store that holds records, another schema version and unknown columns, writing nothing', async () => {
+  it('refuses a store that holds records, another schema version, unknown columns and a gapped conversation, writing nothing', async () => {
     const source = join(dir.path, 'refusals');
     await makeSource(source);
     const dump = join(dir.path, 'refusals.jsonl');
@@ -140,6 +140,15 @@ describe('cowork workspace export and import', () => {
     const row = JSON.parse(lines[1]!) as { table: string; row: Record<string, unknown> };
     writeFileSync(crafted, [lines[0], JSON.stringify({ table: row.table, row: { ...row.row, 'id) VALUES (1); DROP TABLE users; --': 1 } }), ...lines.slice(2)].join('\n'));
     expect(await refusal(crafted, empty)).toMatchObject({ code: 'invalid_input', table: row.table });
+    // A conversation numbered with a gap: the context loader counts an agent's records by their seqs.
+    const gap = join(dir.path, 'gap.jsonl');
+    const gapped = lines.map((line, i) => {
+      if (i === 0 || line === '') return line;
+      const parsed = JSON.parse(line) as { table: string; row: Record<string, unknown> };
+      return parsed.table === 'conversation' ? JSON.stringify({ table: 'conversation', row: { ...parsed.row, seq: 2 } }) : line;
+    });
+    writeFileSync(gap, gapped.join('\n'));
+    expect(await refusal(gap, empty)).toMatchObject({ code: 'invalid_input', table: 'conversation', column: 'seq' });
     // Nothing was written by the refused imports.
     expect(jsonOf(await runCli(['resources', 'list', '--workspace', join(dir.path, 'target'), '--database-url', empty, '--json']))).toEqual({ resources: [] });
     expect(existsSync(join(dir.path, 'target', 'cowork.db'))).toBe(false);

@@ -24,10 +24,6 @@ export class PgConversationRepo implements ConversationRepo {
     return (await this.s.rows<ConversationRow>(sql, [taskId, agentId, range.afterSeq, range.beforeSeq ?? Number.MAX_SAFE_INTEGER, range.limit])).map(toConversationRecord);
   }
 
-  async count(taskId: string, agentId: string, afterSeq = 0): Promise<number> {
-    return (await this.s.first<{ n: number }>('SELECT COUNT(*) AS n FROM conversation WHERE task_id = $1 AND agent_id = $2 AND seq > $3', [taskId, agentId, afterSeq]))?.n ?? 0;
-  }
-
   async last(taskId: string, agentId: string): Promise<ConversationRecord | undefined> {
     const row = await this.s.first<ConversationRow>('SELECT * FROM conversation WHERE task_id = $1 AND agent_id = $2 ORDER BY seq DESC LIMIT 1', [taskId, agentId]);
     return row && toConversationRecord(row);

@@ -9,7 +9,6 @@ export class SqliteConversationRepo implements ConversationRepo {
   private readonly lastStmt: Statement<[string, string], ConversationRow>;
   private readonly sourceStmt: Statement<[string, string, string], { n: number }>;
   private readonly recentStmt: Statement<[string, string, number, number, number], ConversationRow>;
-  private readonly countStmt: Statement<[string, string, number], { n: number }>;
 
   constructor(db: Database) {
     this.appendStmt = db.prepare(
@@ -22,7 +21,6 @@ export class SqliteConversationRepo implements ConversationRepo {
     this.recentStmt = db.prepare(
       `SELECT * FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC ${BOUND_LIMIT}`,
     );
-    this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM conversation WHERE task_id = ? AND agent_id = ? AND seq > ?');
     this.sourceStmt = db.prepare(
       'SELECT COUNT(*) AS n FROM conversation WHERE task_id = ? AND agent_id = ? AND source_message_id = ?',
     );
@@ -48,10 +46,6 @@ export class SqliteConversationRepo implements ConversationRepo {
 
   async recent(taskId: string, agentId: string, range: { afterSeq: number; beforeSeq?: number; limit: number }): Promise<ConversationRecord[]> {
     return this.recentStmt.all(taskId, agentId, range.afterSeq, range.beforeSeq ?? Number.MAX_SAFE_INTEGER, range.limit).map(toConversationRecord);
-  }
-
-  async count(taskId: string, agentId: string, afterSeq = 0): Promise<number> {
-    return this.countStmt.get(taskId, agentId, afterSeq)?.n ?? 0;
   }
 
   async last(taskId: string, agentId: string): Promise<ConversationRecord | undefined> {
