@@ -80,6 +80,8 @@ export class AgentLoop {
   private readonly validators = new Map<string, ValidateFunction>();
   /** The parsed tail of this agent's log, so each turn reads only what was logged since the last. */
   private readonly recent = new RecentContextCache();
+  /** What `readTail` answered last: the newest assistant entry and the records after it. */
+  private tail: ConversationRecord[] | undefined;
   /** One array for the loop's life: the tokenizer caches the tools' count by this array. */
   private readonly toolSpecs: ToolSpec[];
   /** The tools by name: each call looks its tool up. */
@@ -322,10 +324,21 @@ export class AgentLoop {
     await s.store.transaction((tx) => this.logEntry(tx, turn, message));
   }
 
-  /** The newest assistant entry and everything after it: enough to find the turn and unanswered calls. */
+  /**
+   * The newest assistant entry and everything after it: enough to find the turn and unanswered
+   * calls. The first read (a start, a resume after a crash) pages back from the end of the log;
+   * later ones read only the records logged since, as the log is append-only.
+   */
   private async readTail(): Promise<ConversationRecord[]> {
     const s = this.setup;
     return s.store.read(async (tx) => {
+      const known = this.tail;
+      if (known) {
+        const fresh = await tx.conversation.list(s.taskId, s.agentId, known.length > 0 ? known[known.length - 1]!.seq : 0);
+        if (fresh.length === 0) return known;
+        const newest = fresh.findLastIndex((r) => toChatMessage(r).role === 'assistant');
+        return (this.tail = newest >= 0 ? fresh.slice(newest) : known.concat(fresh));
+      }
       const newestFirst: ConversationRecord[] = [];
       // The newest assistant entry is nearly always within the last few records (its call and
       // results): a small first page spares parsing a full page every turn.
@@ -335,7 +348,10 @@ export class AgentLoop {
         if (page.length < limit || page.some((r) => toChatMessage(r).role === 'assistant')) break;
         beforeSeq = page[page.length - 1]!.seq;
       }
-      return newestFirst.reverse();
+      const oldestFirst = newestFirst.reverse();
+      // From the newest assistant entry: the first page may reach past it.
+      const newest = oldestFirst.findLastIndex((r) => toChatMessage(r).role === 'assistant');
+      return (this.tail = newest > 0 ? oldestFirst.slice(newest) : oldestFirst);
     });
   }
 

@@ -54,9 +54,12 @@ export function buildContext(input: ContextInput): BuiltContext {
     kept = fitUnits(input.messages, units, room - tokenizer.countMessage(droppedNote(total)), tokenizer);
     note = droppedNote(total - kept.sent);
   }
-  const messages: ChatMessage[] = [head];
-  if (note) messages.push(note);
-  for (let i = kept.from; i < input.messages.length; i++) if (!units.orphans?.has(i)) messages.push(input.messages[i]!);
+  // Sized once (a window can be hundreds of messages, and pushing grows an array by copies).
+  const messages = new Array<ChatMessage>(1 + (note ? 1 : 0) + kept.sent);
+  let at = 0;
+  messages[at++] = head;
+  if (note) messages[at++] = note;
+  for (let i = kept.from; i < input.messages.length; i++) if (!units.orphans?.has(i)) messages[at++] = input.messages[i]!;
   const tokens = fixed + headTokens + (note ? tokenizer.countMessage(note) : 0) + kept.tokens;
   return { messages, tokens, toolTokens, droppedMessages: total - kept.sent };
 }
@@ -70,25 +73,27 @@ export function buildContext(input: ContextInput): BuiltContext {
  */
 interface Units {
   /** The index of each unit's first message. */
-  readonly starts: number[];
+  readonly starts: Int32Array;
   /** Tool results left out; undefined when there are none (nearly always). */
   readonly orphans: ReadonlySet<number> | undefined;
 }
 
 function toUnits(messages: readonly ChatMessage[]): Units {
-  const starts: number[] = [];
+  // One typed array as long as the messages (at most one unit each): no growing by copies.
+  const all = new Int32Array(messages.length);
+  let count = 0;
   let orphans: Set<number> | undefined;
   let owner: ChatMessage | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== 'tool') {
-      starts.push(i);
+      all[count++] = i;
       owner = message;
     } else if (owner?.role !== 'assistant' || !owner.toolCalls?.some((c) => c.id === message.toolCallId)) {
       (orphans ??= new Set()).add(i);
     }
   }
-  return { starts, orphans };
+  return { starts: all.subarray(0, count), orphans };
 }
 
 /**

@@ -63,13 +63,16 @@ export async function loadRecentContext(
       if (fresh.length > 0) cache.lastSeq = fresh[fresh.length - 1]!.seq;
       const taken = windowOf(cache.records, cache.complete, budgetTokens);
       if (taken !== undefined) {
-        const window = cache.records.slice(cache.records.length - taken);
+        const from = cache.records.length - taken;
+        const messages = new Array<ChatMessage>(taken);
+        for (let i = 0; i < taken; i++) messages[i] = cache.records[from + i]!.message;
         // Keep what the next turns' windows can reach: this one, the records they add, a page more.
-        if (cache.records.length > taken + 2 * PAGE) {
+        // Cut only once two pages more have gathered: cutting every turn copied the whole window.
+        if (cache.records.length > taken + 4 * PAGE) {
           cache.records = cache.records.slice(cache.records.length - taken - 2 * PAGE);
           cache.complete = false;
         }
-        return { messages: window.map((r) => r.message), summary, omitted: cache.total - taken };
+        return { messages, summary, omitted: cache.total - taken };
       }
     }
     const newestFirst: ConversationRecord[] = [];

@@ -32,20 +32,28 @@ export interface LiveListers {
  */
 export function listingOnce(jobs: SharedJobs, monitors: SharedMonitors): { readonly jobs: SharedJobs; readonly monitors: SharedMonitors } {
   return {
-    jobs: { list: once((options) => jobs.list(options)), logs: (id, query) => jobs.logs(id, query) },
-    monitors: { list: once((options) => monitors.list(options)) },
+    jobs: { list: once((options: OptionsOf<SharedJobs>) => jobs.list(options)), logs: (id, query) => jobs.logs(id, query) },
+    monitors: { list: once((options: OptionsOf<SharedMonitors>) => monitors.list(options)) },
   };
 }
 
 type SharedJobs = Pick<JobService, 'list' | 'logs'>;
 type SharedMonitors = Pick<MonitorService, 'list'>;
+type OptionsOf<L extends { list(options?: object): unknown }> = NonNullable<Parameters<L['list']>[0]>;
+
+/** The options both listers take; `once` tells them apart by these three. */
+interface ListOptions {
+  readonly status?: string;
+  readonly taskId?: string;
+  readonly limit?: number;
+}
 
 /** `list` answered once per distinct options; later callers share the first answer (not to be changed). */
-function once<O extends object, R>(list: (options: O) => Promise<R>): (options: O) => Promise<R> {
+function once<O extends ListOptions, R>(list: (options: O) => Promise<R>): (options: O) => Promise<R> {
   const answers = new Map<string, Promise<R>>();
   return (options) => {
-    // Keys sorted: the gate asks { status, taskId }, the digest { taskId, status }.
-    const key = JSON.stringify(options, Object.keys(options).sort());
+    // By field, not by JSON text: the gate asks { status, taskId }, the digest { taskId, status }.
+    const key = `${options.status ?? ''}\u0000${options.taskId ?? ''}\u0000${options.limit ?? ''}`;
     let answer = answers.get(key);
     if (!answer) answers.set(key, (answer = list(options)));
     return answer;

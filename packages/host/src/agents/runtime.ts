@@ -326,12 +326,15 @@ export class AgentRuntime {
     const totals = await this.tokenTotals(taskId).read(this.host.store);
     // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
     const digest = await runsDigest({ runs: this.host.runs, ...live }, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
+    // Paragraphs: the token total changes every turn, and the tokenizer counts a long head by
+    // paragraph, so only that line is counted again (see PARAGRAPH_BREAK in tokenizer.ts).
     return [
-      `Task ${taskId}. Tokens used so far: ${totals.total}.`,
+      `Task ${taskId}.`,
+      `Tokens used so far: ${totals.total}.`,
       assignments.length > 0 ? `Subagents:\n${lines.join('\n')}` : 'No subagents yet.',
       blockers.length > 0 ? `Open before finish: ${blockers.map((b) => `${b.kind} ${b.id}`).join(', ')}` : 'Nothing open: finish is allowed.',
       ...(digest ? [digest] : []),
-    ].join('\n');
+    ].join('\n\n');
   }
 
   private requireTask(taskId: string): TaskState {
