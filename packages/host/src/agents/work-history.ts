@@ -4,6 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { CoworkError } from '../errors';
 import type { Operator } from '../store/records';
+import { RACY_MS } from '../util/file-memo';
 import { containedPath } from '../util/paths';
 import { taskPaths } from './task-files';
 
@@ -131,9 +132,16 @@ export class WorkHistory {
       if (known && existsSync(join(known.work, '.git', 'HEAD')) && known.signature === workSignature(known.work)) return null;
       const { git, work } = await this.repo(taskId);
       const result = await this.commitAll(git, work, author, message, trailers);
-      this.clean.set(taskId, { work, signature: workSignature(work) });
+      this.rememberClean(taskId, work);
       return result;
     });
+  }
+
+  /** Notes `work/` as committed, unless an entry changed too recently for its stat to tell (RACY_MS). */
+  private rememberClean(taskId: string, work: string): void {
+    const signature = workSignature(work);
+    if (signature === undefined) this.clean.delete(taskId);
+    else this.clean.set(taskId, { work, signature });
   }
 
   /** The hooks one agent's loop calls around its turns. Errors go to `onError`, never to the turn. */
@@ -273,7 +281,7 @@ export class WorkHistory {
       appendFileSync(join(paths.work, '.git', 'config'), REPOSITORY_CONFIG);
       await git.raw(['commit', '-q', '--no-verify', '--allow-empty', '-m', withTrailers('work/ under git', { 'Cowork-Kind': 'init' })]);
       // A new task's empty folder is committed as it is: its first turn need not ask git.
-      if (readdirSync(paths.work).every((name) => name === '.git')) this.clean.set(taskId, { work: paths.work, signature: workSignature(paths.work) });
+      if (readdirSync(paths.work).every((name) => name === '.git')) this.rememberClean(taskId, paths.work);
     }
     return { git, work: paths.work };
   }
@@ -447,9 +455,12 @@ function parseStatus(out: string): StatusEntry[] {
 /**
  * Every entry under `work/` but git's own folder, with its type, size, times and inode: it
  * changes whenever a file is written, added, removed or renamed (as git's index relies on the same
- * stat data to skip unchanged files).
+ * stat data to skip unchanged files). Undefined while an entry changed less than RACY_MS before
+ * `now`: file times are coarse, and a same-size write in the same tick would leave the signature
+ * as it was ("racy git"), so such a folder is not trusted as clean and the next check asks git.
  */
-function workSignature(work: string): string {
+export function workSignature(work: string, now = Date.now()): string | undefined {
+  let racy = false;
   const hash = createHash('sha1');
   const walk = (dir: string, rel: string): void => {
     let names: string[];
@@ -468,11 +479,12 @@ function workSignature(work: string): string {
         continue;
       }
       hash.update(`${rel}${name}\0${info.mode}\0${info.size}\0${info.mtimeMs}\0${info.ctimeMs}\0${info.ino}\n`);
+      if (now - Math.max(info.mtimeMs, info.ctimeMs) <= RACY_MS) racy = true;
       if (info.isDirectory()) walk(path, `${rel}${name}/`);
     }
   };
   walk(work, '');
-  return hash.digest('hex');
+  return racy ? undefined : hash.digest('hex');
 }
 
 function statFile(path: string): FileInfo | undefined {

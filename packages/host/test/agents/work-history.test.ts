@@ -4,14 +4,16 @@
  * turns by anyone else is committed as theirs and told to the agent; a restore brings a turn's
  * bytes back as a new commit. Bad input (a path outside work/, a turn with no snapshot, a path that
  * did not exist then) is refused with a clear code and nothing is written. Large or binary files
- * stay out of git, listed with their hash; another repository inside work/ is left out whole.
+ * stay out of git, listed with their hash; another repository inside work/ is left out whole. A
+ * folder whose files changed in the last RACY_MS is never taken as clean without asking git.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { taskPaths } from '../../src/agents/task-files';
-import { LARGE_MANIFEST, WorkHistory } from '../../src/agents/work-history';
+import { LARGE_MANIFEST, WorkHistory, workSignature } from '../../src/agents/work-history';
+import { RACY_MS } from '../../src/util/file-memo';
 import { reply } from '../../src/testkit/scripted-model-server';
 import { caught, tempDir } from '../support/temp-host';
 import { filesProbe } from '../support/task-work';
@@ -166,6 +168,24 @@ it('keeps large and binary files out of git, listed with their hash, and leaves 
     await history.snapshot('t1', 'agent:main', 'turn 4', {});
     expect(git(work, 'ls-files').trim().split('\n').sort()).toEqual([LARGE_MANIFEST, 'big.txt', 'small.txt']);
     expect(JSON.parse(readFileSync(join(work, LARGE_MANIFEST), 'utf8')).map((l: { path: string }) => l.path)).toEqual(['image.bin']);
+  } finally {
+    dir.cleanup();
+  }
+});
+
+it('takes no clean signature of work/ while a file changed too recently for its stat to tell', () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir.path, 'notes'));
+    writeFileSync(join(dir.path, 'notes', 'a.txt'), '1');
+    // Just written: a same-size write in the same clock tick would leave the stat as it is.
+    expect(workSignature(dir.path)).toBeUndefined();
+    const later = Date.now() + RACY_MS + 1000;
+    const signature = workSignature(dir.path, later);
+    expect(signature).toMatch(/^[0-9a-f]{40}$/);
+    expect(workSignature(dir.path, later)).toBe(signature);
+    writeFileSync(join(dir.path, 'notes', 'b.txt'), '2');
+    expect(workSignature(dir.path, later + RACY_MS)).not.toBe(signature);
   } finally {
     dir.cleanup();
   }
