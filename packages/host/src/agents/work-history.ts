@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { CoworkError } from '../errors';
@@ -131,15 +131,17 @@ export class WorkHistory {
       const known = this.clean.get(taskId);
       if (known && existsSync(join(known.work, '.git', 'HEAD')) && known.signature === workSignature(known.work)) return null;
       const { git, work } = await this.repo(taskId);
+      // Signed before git reads the folder: a write while the commit runs leaves the folder unlike
+      // this signature, so the next check asks git instead of taking that write as committed.
+      const signature = workSignature(work);
       const result = await this.commitAll(git, work, author, message, trailers);
-      this.rememberClean(taskId, work);
+      this.rememberClean(taskId, work, signature);
       return result;
     });
   }
 
-  /** Notes `work/` as committed, unless an entry changed too recently for its stat to tell (RACY_MS). */
-  private rememberClean(taskId: string, work: string): void {
-    const signature = workSignature(work);
+  /** Notes `work/` as committed with this signature; none (see workSignature) forgets it. */
+  private rememberClean(taskId: string, work: string, signature = workSignature(work)): void {
     if (signature === undefined) this.clean.delete(taskId);
     else this.clean.set(taskId, { work, signature });
   }
@@ -452,12 +454,16 @@ function parseStatus(out: string): StatusEntry[] {
   return entries;
 }
 
+/** A file changed in the last RACY_MS up to this size is signed by its bytes; a larger one, not at all. */
+const RACY_CONTENT_BYTES = 1024 * 1024;
+
 /**
  * Every entry under `work/` but git's own folder, with its type, size, times and inode: it
  * changes whenever a file is written, added, removed or renamed (as git's index relies on the same
- * stat data to skip unchanged files). Undefined while an entry changed less than RACY_MS before
- * `now`: file times are coarse, and a same-size write in the same tick would leave the signature
- * as it was ("racy git"), so such a folder is not trusted as clean and the next check asks git.
+ * stat data to skip unchanged files). File times are coarse, and a same-size write in the same
+ * tick leaves the stat as it was ("racy git"): an entry changed less than RACY_MS before `now` is
+ * signed by its bytes too (a link by its target), and when it is too large for that the folder
+ * has no signature (undefined) and the next check asks git.
  */
 export function workSignature(work: string, now = Date.now()): string | undefined {
   let racy = false;
@@ -479,7 +485,16 @@ export function workSignature(work: string, now = Date.now()): string | undefine
         continue;
       }
       hash.update(`${rel}${name}\0${info.mode}\0${info.size}\0${info.mtimeMs}\0${info.ctimeMs}\0${info.ino}\n`);
-      if (now - Math.max(info.mtimeMs, info.ctimeMs) <= RACY_MS) racy = true;
+      if (now - Math.max(info.mtimeMs, info.ctimeMs) <= RACY_MS && !info.isDirectory()) {
+        // A folder's own times need no bytes: the walk signs the names in it.
+        try {
+          if (info.isSymbolicLink()) hash.update(`\0link ${readlinkSync(path)}\n`);
+          else if (info.isFile() && info.size <= RACY_CONTENT_BYTES) hash.update('\0bytes ').update(readFileSync(path)).update('\n');
+          else racy = true;
+        } catch {
+          racy = true;
+        }
+      }
       if (info.isDirectory()) walk(path, `${rel}${name}/`);
     }
   };

@@ -5,11 +5,11 @@
  * bytes back as a new commit. Bad input (a path outside work/, a turn with no snapshot, a path that
  * did not exist then) is refused with a clear code and nothing is written. Large or binary files
  * stay out of git, listed with their hash; another repository inside work/ is left out whole. A
- * folder whose files changed in the last RACY_MS is never taken as clean without asking git.
+ * file changed in the last RACY_MS is told apart by its bytes, not its stat, before a turn skips git.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { taskPaths } from '../../src/agents/task-files';
 import { LARGE_MANIFEST, WorkHistory, workSignature } from '../../src/agents/work-history';
@@ -173,19 +173,29 @@ it('keeps large and binary files out of git, listed with their hash, and leaves 
   }
 });
 
-it('takes no clean signature of work/ while a file changed too recently for its stat to tell', () => {
+it('signs a file changed too recently for its stat to tell by its bytes, and a large one not at all', () => {
   const dir = tempDir();
   try {
     mkdirSync(join(dir.path, 'notes'));
-    writeFileSync(join(dir.path, 'notes', 'a.txt'), '1');
-    // Just written: a same-size write in the same clock tick would leave the stat as it is.
-    expect(workSignature(dir.path)).toBeUndefined();
-    const later = Date.now() + RACY_MS + 1000;
-    const signature = workSignature(dir.path, later);
-    expect(signature).toMatch(/^[0-9a-f]{40}$/);
-    expect(workSignature(dir.path, later)).toBe(signature);
+    const file = join(dir.path, 'notes', 'a.txt');
+    writeFileSync(file, '1');
+    const now = Math.max(statSync(file).ctimeMs, statSync(file).mtimeMs);
+    // Within the window it is signed by its bytes as well: the same while nothing changes (a turn
+    // that touched nothing still skips git), but not what its stat alone would sign.
+    const racy = workSignature(dir.path, now);
+    expect(racy).toMatch(/^[0-9a-f]{40}$/);
+    expect(workSignature(dir.path, now)).toBe(racy);
+    expect(workSignature(dir.path, now + RACY_MS + 1000)).not.toBe(racy);
+    // Past the racy window the stat alone signs it, and stays the same while nothing changes.
+    const later = now + RACY_MS + 1000;
+    const settled = workSignature(dir.path, later);
+    expect(settled).toMatch(/^[0-9a-f]{40}$/);
+    expect(workSignature(dir.path, later)).toBe(settled);
     writeFileSync(join(dir.path, 'notes', 'b.txt'), '2');
-    expect(workSignature(dir.path, later + RACY_MS)).not.toBe(signature);
+    expect(workSignature(dir.path, later + RACY_MS)).not.toBe(settled);
+    // A recent file too large to read every turn leaves the folder unsigned: git is asked.
+    writeFileSync(join(dir.path, 'big.bin'), Buffer.alloc(2 * 1024 * 1024));
+    expect(workSignature(dir.path)).toBeUndefined();
   } finally {
     dir.cleanup();
   }
