@@ -196,7 +196,9 @@ export class JobService {
 
   /** Jobs oldest first, running ones reconciled. */
   async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
-    await this.reconcile();
+    // Only the task's jobs can be in a task's list: a turn's listing does not observe every
+    // running job of the workspace (the watcher does, on its tick).
+    await this.reconcile(options.taskId);
     return this.store.read((tx) => tx.jobs.list(options));
   }
 
@@ -250,9 +252,9 @@ export class JobService {
     }
   }
 
-  /** Reconciles every running job (at start, and on each watcher tick). */
-  async reconcile(): Promise<void> {
-    const running = await this.store.read((tx) => tx.jobs.list({ status: 'running' }));
+  /** Reconciles every running job (at start, and on each watcher tick), or those of one task. */
+  async reconcile(taskId?: string): Promise<void> {
+    const running = await this.store.read((tx) => tx.jobs.list({ status: 'running', taskId }));
     const machines = new Map<string, Promise<boolean>>();
     for (const record of running) await this.refresh(record, machines);
   }

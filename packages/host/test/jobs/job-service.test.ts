@@ -88,6 +88,18 @@ describe('jobs', () => {
     expect(await fx.service.list()).toHaveLength(1);
   });
 
+  it("reconciles a task's jobs when that task's are listed, and leaves other tasks' to the watcher", async () => {
+    const mine = await fx.service.start({ command: 'sh', args: ['-c', 'sleep 0.3; exit 3'] }, { taskId: 'task_a' });
+    const theirs = await fx.service.start({ command: 'sh', args: ['-c', 'sleep 0.3; exit 4'] }, { taskId: 'task_b' });
+    const stored = (id: string) => fx.store.read((tx) => tx.jobs.get(id));
+    await waitFor(() => stored(mine.id), () => existsSync(join(fx.dir, 'jobs', mine.id, 'exit.json')) && existsSync(join(fx.dir, 'jobs', theirs.id, 'exit.json')));
+    expect(await fx.service.list({ status: 'running', taskId: 'task_a' })).toEqual([]);
+    expect(await stored(mine.id)).toMatchObject({ status: 'failed', exitCode: 3 });
+    // Task B's job ended too, but nobody listed task B: its record waits for the watcher's tick.
+    expect(await stored(theirs.id)).toMatchObject({ status: 'running' });
+    expect(await fx.service.list({ taskId: 'task_b' })).toEqual([expect.objectContaining({ id: theirs.id, status: 'failed', exitCode: 4 })]);
+  });
+
   it('notices an exit while watching, without being asked', async () => {
     const ended: JobRecord[] = [];
     const watching = fx.reopen({ pollMs: 50, onJobEnded: (job) => ended.push(job) });
