@@ -70,6 +70,18 @@ export interface LoopSetup {
  * no results yet is finished by running those calls (with their idempotency keys), not by asking
  * the model again.
  */
+/**
+ * A tool as the loop keeps it. Tools come from many modules as objects of different shapes (with
+ * and without `readOnly`); one shape here keeps the turn's optimised code from being thrown away
+ * when a call meets a tool of a shape it had not seen (the first `finish`, a new task's tools).
+ */
+interface LoopTool {
+  readonly tool: AgentTool;
+  readonly readOnly: boolean;
+  /** The input schema's validator, compiled at the tool's first call. */
+  validate: ValidateFunction | undefined;
+}
+
 /** A tool call that threw because the loop was stopped (a cancel, the host closing). */
 const INTERRUPTED = Symbol('interrupted');
 /** Records read first when looking for the newest assistant entry (then pages of `PAGE`). */
@@ -77,7 +89,6 @@ const TAIL_FIRST_PAGE = 16;
 
 export class AgentLoop {
   private compactRequested = false;
-  private readonly validators = new Map<string, ValidateFunction>();
   /** The parsed tail of this agent's log, so each turn reads only what was logged since the last. */
   private readonly recent = new RecentContextCache();
   /** What `readTail` answered last: the newest assistant entry and the records after it. */
@@ -85,11 +96,11 @@ export class AgentLoop {
   /** One array for the loop's life: the tokenizer caches the tools' count by this array. */
   private readonly toolSpecs: ToolSpec[];
   /** The tools by name: each call looks its tool up. */
-  private readonly toolsByName: ReadonlyMap<string, AgentTool>;
+  private readonly toolsByName: ReadonlyMap<string, LoopTool>;
 
   constructor(private readonly setup: LoopSetup) {
     this.toolSpecs = setup.tools.map((t) => t.spec);
-    this.toolsByName = new Map(setup.tools.map((t) => [t.spec.name, t]));
+    this.toolsByName = new Map(setup.tools.map((t) => [t.spec.name, { tool: t, readOnly: t.readOnly === true, validate: undefined }]));
   }
 
   async run(): Promise<LoopEnd> {
@@ -269,8 +280,8 @@ export class AgentLoop {
 
   private async runTool(call: ToolCall, turn: number): Promise<ToolOutcome | typeof INTERRUPTED> {
     const s = this.setup;
-    const tool = this.toolsByName.get(call.name);
-    if (!tool) {
+    const entry = this.toolsByName.get(call.name);
+    if (!entry) {
       if (s.deniedTools?.has(call.name)) {
         await s.onDenied?.(call.name, turn);
         return errorOutcome('permission_denied', `you were not granted the tool ${call.name}; ask Main for it or work with what you have`);
@@ -283,12 +294,12 @@ export class AgentLoop {
     } catch (error) {
       return errorOutcome('invalid_json', `the arguments of ${call.name} are not valid JSON (${(error as Error).message}); send one JSON object matching the tool's schema`);
     }
-    const validate = this.validatorFor(tool);
+    const validate = (entry.validate ??= s.compile(entry.tool.spec.inputSchema));
     if (!validate(input)) {
       return errorOutcome('invalid_input', `the arguments of ${call.name} do not match its schema: ${schemaProblems(validate).join('; ')}`);
     }
     try {
-      return await tool.run(input as Json, {
+      return await entry.tool.run(input as Json, {
         taskId: s.taskId,
         agentId: s.agentId,
         turn,
@@ -301,15 +312,6 @@ export class AgentLoop {
       if (isCoworkError(error)) return { isError: true, content: asJson(error.toJSON()) };
       return errorOutcome('tool_failed', `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-
-  private validatorFor(tool: AgentTool): ValidateFunction {
-    let validate = this.validators.get(tool.spec.name);
-    if (!validate) {
-      validate = this.setup.compile(tool.spec.inputSchema);
-      this.validators.set(tool.spec.name, validate);
-    }
-    return validate;
   }
 
   private async deliverInbox(turn: number): Promise<void> {
