@@ -64,13 +64,6 @@ export interface LoopSetup {
 }
 
 /**
- * One agent's loop: model turn, its tool calls, the next turn. The boundary between turns is the
- * only place Inbox messages enter the conversation. Everything is saved as it happens, so a loop
- * started again after a crash continues where the log ends: an assistant turn whose tool calls have
- * no results yet is finished by running those calls (with their idempotency keys), not by asking
- * the model again.
- */
-/**
  * A tool as the loop keeps it. Tools come from many modules as objects of different shapes (with
  * and without `readOnly`); one shape here keeps the turn's optimised code from being thrown away
  * when a call meets a tool of a shape it had not seen (the first `finish`, a new task's tools).
@@ -87,6 +80,13 @@ const INTERRUPTED = Symbol('interrupted');
 /** Records read first when looking for the newest assistant entry (then pages of `PAGE`). */
 const TAIL_FIRST_PAGE = 16;
 
+/**
+ * One agent's loop: model turn, its tool calls, the next turn. The boundary between turns is the
+ * only place Inbox messages enter the conversation. Everything is saved as it happens, so a loop
+ * started again after a crash continues where the log ends: an assistant turn whose tool calls have
+ * no results yet is finished by running those calls (with their idempotency keys), not by asking
+ * the model again.
+ */
 export class AgentLoop {
   private compactRequested = false;
   /** The parsed tail of this agent's log, so each turn reads only what was logged since the last. */

@@ -202,7 +202,10 @@ export class Runs {
   /** The task's runs, newest first, their metrics read up to now. */
   async list(taskId: string): Promise<RunRecord[]> {
     const runs = await this.deps.store.read((tx) => tx.runs.list(taskId));
-    for (const run of runs) if (run.sources.some((s) => !s.done)) await this.refresh(run.id);
+    const following = runs.filter((run) => run.sources.some((s) => !s.done));
+    // Nothing to read (every turn of a task with no live run): the list as read is the answer.
+    if (following.length === 0) return runs;
+    for (const run of following) await this.refresh(run.id);
     return this.stored(taskId);
   }
 
