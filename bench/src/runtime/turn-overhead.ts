@@ -12,9 +12,11 @@
  *    turn's writes alone (a model call and two conversation rows, one transaction and one fsync
  *    each) written by hand with better-sqlite3 into the same schema, the floor the disk sets for a
  *    turn that is durable before the next one starts. Garbage-collection pauses that began inside
- *    the measured turns are counted. The rest of the tail (bench/README.md): the engine optimises
- *    a function called once a turn only after hundreds of turns, on a background thread, and on two
- *    cores that thread holds the CPU a commit returning from its fsync waits for.
+ *    the measured turns are counted, and a third warm task, untimed, counts the bytes a turn
+ *    allocates (V8's sampling heap profiler, freed objects included). The rest of the tail
+ *    (bench/README.md): the engine optimises a function called once a turn only after hundreds of
+ *    turns, on a background thread, and on two cores that thread holds the CPU a commit returning
+ *    from its fsync waits for.
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
  *    newest messages within the budget and build the context, with 20 tool definitions in the
  *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
@@ -40,6 +42,7 @@ import {
 import { openTempHost, reply, startScriptedModelServer } from '@cowork/host/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { summarizeLatencies } from '../stats';
 
@@ -112,7 +115,7 @@ function row(label: string, samples: readonly number[], totalMs: number, txns: n
  * unmeasured (the provider decides its length), as a host that has been running serves one task
  * after another.
  */
-async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUp = false): Promise<void> {
+async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUp = false, allocations = false): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
   const turnStarts: number[] = [];
@@ -129,6 +132,11 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     turnStarts.length = 0;
     const taskId = await runtime.startTask('benchmark turns');
     const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
+    if (allocations) {
+      const bytes = await allocatedDuring(() => runtime.runTask(taskId));
+      console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${(bytes / TURNS / 1024).toFixed(1).padStart(8)} KB allocated per turn`);
+      return;
+    }
     const before = stats();
     const started = performance.now();
     await runtime.runTask(taskId);
@@ -145,6 +153,31 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     await close();
     await host.dispose();
   }
+}
+
+/**
+ * Bytes allocated while `run` runs, estimated by V8's sampling heap profiler with the objects the
+ * collector freed kept in the profile (each sample scaled to the allocations it stands for). A
+ * turn's allocations decide how often it meets a scavenge; the sampling slows the turns, so this
+ * runs apart from the timed rows.
+ */
+async function allocatedDuring(run: () => Promise<unknown>): Promise<number> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true } as never);
+    await run();
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } };
+    const sum = (node: SamplingNode): number => node.children.reduce((total, child) => total + sum(child), node.selfSize);
+    return sum(profile.head);
+  } finally {
+    session.disconnect();
+  }
+}
+
+interface SamplingNode {
+  readonly selfSize: number;
+  readonly children: readonly SamplingNode[];
 }
 
 /**
@@ -238,6 +271,7 @@ async function main(): Promise<void> {
   await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
   await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), true);
   await turnWritesByHand();
+  await turnOverhead(`in-process, warm, sampled allocations`, instant(WARM_UP_TURNS, TURNS), true, true);
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;
     const server = await startScriptedModelServer(() => {
