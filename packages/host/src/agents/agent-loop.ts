@@ -337,9 +337,7 @@ export class AgentLoop {
       const known = this.tail;
       if (known) {
         const fresh = await tx.conversation.list(s.taskId, s.agentId, known.length > 0 ? known[known.length - 1]!.seq : 0);
-        if (fresh.length === 0) return known;
-        const newest = fresh.findLastIndex((r) => toChatMessage(r).role === 'assistant');
-        return (this.tail = newest >= 0 ? fresh.slice(newest) : known.concat(fresh));
+        return fresh.length === 0 ? known : (this.tail = fromNewestAssistant(known.concat(fresh)));
       }
       const newestFirst: ConversationRecord[] = [];
       // The newest assistant entry is nearly always within the last few records (its call and
@@ -347,13 +345,11 @@ export class AgentLoop {
       for (let beforeSeq: number | undefined, limit = TAIL_FIRST_PAGE; ; limit = PAGE) {
         const page = await tx.conversation.recent(s.taskId, s.agentId, { afterSeq: 0, beforeSeq, limit });
         newestFirst.push(...page);
-        if (page.length < limit || page.some((r) => toChatMessage(r).role === 'assistant')) break;
+        if (page.length < limit || page.some(isAssistant)) break;
         beforeSeq = page[page.length - 1]!.seq;
       }
-      const oldestFirst = newestFirst.reverse();
-      // From the newest assistant entry: the first page may reach past it.
-      const newest = oldestFirst.findLastIndex((r) => toChatMessage(r).role === 'assistant');
-      return (this.tail = newest > 0 ? oldestFirst.slice(newest) : oldestFirst);
+      // The first page may reach past the newest assistant entry.
+      return (this.tail = fromNewestAssistant(newestFirst.reverse()));
     });
   }
 
@@ -375,6 +371,16 @@ export class AgentLoop {
       s.onEvent?.({ type: 'compaction_failed', agentId: s.agentId, error: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+function isAssistant(record: ConversationRecord): boolean {
+  return toChatMessage(record).role === 'assistant';
+}
+
+/** The records from the newest assistant entry on (all of them when there is none). */
+function fromNewestAssistant(records: ConversationRecord[]): ConversationRecord[] {
+  const newest = records.findLastIndex(isAssistant);
+  return newest > 0 ? records.slice(newest) : records;
 }
 
 /** A tool call's result as the conversation logs it. */
