@@ -113,9 +113,13 @@ function row(label: string, samples: readonly number[], totalMs: number, txns: n
 /**
  * Times TURNS turns of one task. With `warmUp`, the same host and runtime first run a task,
  * unmeasured (the provider decides its length), as a host that has been running serves one task
- * after another.
+ * after another. With `measure: 'allocations'`, the task's bytes allocated instead of its times.
  */
-async function turnOverhead(label: string, makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>, warmUp = false, allocations = false): Promise<void> {
+async function turnOverhead(
+  label: string,
+  makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>,
+  { warmUp = false, measure = 'time' }: { readonly warmUp?: boolean; readonly measure?: 'time' | 'allocations' } = {},
+): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
   const { provider, close } = await makeProvider();
   const turnStarts: number[] = [];
@@ -132,7 +136,7 @@ async function turnOverhead(label: string, makeProvider: () => Promise<{ provide
     turnStarts.length = 0;
     const taskId = await runtime.startTask('benchmark turns');
     const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
-    if (allocations) {
+    if (measure === 'allocations') {
       const bytes = await allocatedDuring(() => runtime.runTask(taskId));
       console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${(bytes / TURNS / 1024).toFixed(1).padStart(8)} KB allocated per turn`);
       return;
@@ -269,9 +273,9 @@ async function main(): Promise<void> {
   console.log(`${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'gc pauses, ms'}`);
   const instant = (...turns: number[]) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
   await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
-  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), true);
+  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), { warmUp: true });
   await turnWritesByHand();
-  await turnOverhead(`in-process, warm, sampled allocations`, instant(WARM_UP_TURNS, TURNS), true, true);
+  await turnOverhead('in-process, warm, sampled allocations', instant(WARM_UP_TURNS, TURNS), { warmUp: true, measure: 'allocations' });
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;
     const server = await startScriptedModelServer(() => {
