@@ -28,7 +28,7 @@ export { opShape } from './plugins/op-shape';
 export type { ExportContext, ExportFormat, ExportResult } from './plugins/exports';
 export type { ImportContext, ImportFormat } from './plugins/imports';
 export { SafeZip, ZipFormatError, type ZipEntry, type ZipLimits } from './plugins/safe-zip';
-export { moduleScript } from './plugins/module-script';
+export { moduleScript } from './util/module-script';
 export type { AppFile, AppServing } from './plugins/apps';
 export type { ExternalAdapter, ExternalContext, ExternalJobs, ExternalObservation, ExternalResource, ExternalSession } from './plugins/external';
 export type { ActionInput, FieldInput, FieldValue, ViewBlock, ViewContext } from './plugins/views';

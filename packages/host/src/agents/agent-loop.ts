@@ -226,9 +226,11 @@ export class AgentLoop {
 
   /**
    * A turn whose calls all change nothing: they run first, and the answer and their results are
-   * saved in one write (one fsync instead of one per save). A crash before that write loses only
-   * an answer nothing acted on; the resumed loop asks the model again. Interrupted, the answer is
-   * saved alone, as on the ordinary path, and the resumed loop runs the calls.
+   * saved in one write. A crash before that write is flushed loses only an answer nothing acted on,
+   * and the resumed loop asks the model again; so the write does not wait for its flush
+   * (`flush: 'later'`): the next turn that changes something, or the next WAL checkpoint, flushes it.
+   * A crash of the process loses nothing; a power loss can lose such turns, never a later one.
+   * Interrupted, the answer is saved alone, as on the ordinary path, and the resumed loop runs the calls.
    */
   private async readOnlyTurn(response: ModelResponse, turn: number): Promise<LoopEnd | undefined> {
     const s = this.setup;
@@ -242,10 +244,13 @@ export class AgentLoop {
       }
       results.push({ call, message: toolMessage(call, outcome), isError: outcome.isError === true });
     }
-    await s.store.transaction(async (tx) => {
-      await this.writeAnswer(tx, response, turn);
-      for (const { message } of results) await this.logEntry(tx, turn, message);
-    });
+    await s.store.transaction(
+      async (tx) => {
+        await this.writeAnswer(tx, response, turn);
+        for (const { message } of results) await this.logEntry(tx, turn, message);
+      },
+      { flush: 'later' },
+    );
     this.answerSaved(response, turn);
     for (const { call, isError } of results) s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError });
     // No snapshot of work/ after the turn: its calls changed no file, so whatever changed meanwhile

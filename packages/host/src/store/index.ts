@@ -23,6 +23,7 @@ export type {
   SelectionRepo,
   Store,
   StoreTx,
+  TransactionOptions,
 } from './store';
 export type {
   CompactionRecord,

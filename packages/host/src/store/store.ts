@@ -28,13 +28,28 @@ import type { DumpRow } from './workspace-dump';
  * Guarantees every implementation gives:
  * - `transaction(fn)` runs `fn` atomically and in isolation from every other transaction, in this
  *   process and in other processes sharing the workspace; when the returned promise resolves, the
- *   writes are durable (with the SQLite store's default `synchronous=FULL`, they survive power loss).
+ *   writes are durable (with the SQLite store's default `synchronous=FULL`, they survive power loss),
+ *   unless the caller asked for `flush: 'later'` (TransactionOptions).
  * - If `fn` throws, nothing it wrote is kept.
  * - `read(fn)` sees one consistent snapshot.
  */
+/** How a write transaction's commit reaches the disk. */
+export interface TransactionOptions {
+  /**
+   * `now` (the default): the promise resolves once the commit is flushed to disk, so it survives a
+   * power loss. `later`: it resolves once committed, and the next flushed commit or WAL checkpoint
+   * flushes it too (SQLite's `synchronous=NORMAL` for this commit, PostgreSQL's
+   * `synchronous_commit=off`). A crash of the process loses nothing; a power loss or a crash of the
+   * machine may lose it with the other `later` commits since the last flush, but never part of one,
+   * and never a commit flushed after it. For writes that may be lost and done again, such as a turn
+   * whose tools changed nothing.
+   */
+  readonly flush?: 'now' | 'later';
+}
+
 export interface Store {
   readonly description: string;
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /**
    * A JSON text as the store will hold it, made ready before the transaction that writes it: a

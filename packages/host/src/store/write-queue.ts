@@ -1,5 +1,6 @@
 import { CoworkError } from '../errors';
 import type { Mutex } from '../util/mutex';
+import type { TransactionOptions } from './store';
 
 /** Group commit's settings (the same for every store). */
 export interface GroupCommitSettings {
@@ -19,11 +20,22 @@ export const GROUP_COMMIT_DEFAULTS: Required<GroupCommitSettings> = { maxBatch: 
 /** A write transaction waiting for its batch. */
 export interface QueuedWrite<Tx> {
   readonly fn: (tx: Tx) => Promise<unknown>;
+  /** Asked for `flush: 'later'` (TransactionOptions): a batch of these alone commits without a flush. */
+  readonly flushLater: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
 
 export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+/** Whether a write asked for `flush: 'later'` (TransactionOptions); any other value than the two is refused. */
+export function wantsFlushLater(options: TransactionOptions | undefined): boolean {
+  const flush = options?.flush;
+  if (flush !== undefined && flush !== 'now' && flush !== 'later') {
+    throw new CoworkError('invalid_input', `flush must be "now" or "later", not ${JSON.stringify(flush)}`, { field: 'flush' });
+  }
+  return flush === 'later';
+}
 
 /** Checked settings with the defaults filled in; a mistyped value is refused rather than guessed. */
 export function groupCommitSettings(given: GroupCommitSettings | undefined): Required<GroupCommitSettings> {
@@ -54,9 +66,9 @@ export class WriteQueue<Tx> {
     private readonly runBatch: (batch: readonly QueuedWrite<Tx>[]) => Promise<Outcome[]>,
   ) {}
 
-  push<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  push<T>(fn: (tx: Tx) => Promise<T>, flushLater = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ fn, flushLater, resolve: resolve as (value: unknown) => void, reject });
       this.queueFlush();
     });
   }

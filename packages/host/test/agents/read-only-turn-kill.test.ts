@@ -4,6 +4,8 @@
  * turn (no answer without its results, no model call), and the resumed task asks the model again
  * and finishes with exactly one answer and one result for the call. A call that is not read-only
  * (`hold`) still has its answer saved before it runs, so the resumed loop runs it without asking.
+ * A read-only turn's write does not wait for its flush (`flush: 'later'`), which a power loss could
+ * undo but a killed process cannot: saved before the kill, it is there after it.
  */
 import { Host } from '../../src/host';
 import { reply, startScriptedModelServer } from '../../src/testkit/scripted-model-server';
@@ -61,6 +63,42 @@ describe('a read-only turn across SIGKILL', () => {
         expect(await after.store.integrityCheck()).toEqual([]);
       } finally {
         await after.close();
+      }
+    } finally {
+      await server.close();
+      dir.cleanup();
+    }
+  }, 60_000);
+
+  it("keeps a saved read-only turn, written without waiting for its flush, through SIGKILL", async () => {
+    const dir = tempDir();
+    const toolResults = (body: { messages: { role: string }[] }): number => body.messages.filter((m) => m.role === 'tool').length;
+    const server = await startScriptedModelServer((body) =>
+      toolResults(body) === 0 ? reply.toolCalls([{ name: 'peek', arguments: {} }]) : toolResults(body) === 1 ? reply.toolCalls([{ name: 'hold', arguments: {} }]) : reply.toolCalls([{ name: 'finish', arguments: { summary: 'peeked, held' } }]),
+    );
+    try {
+      const first = spawnHost([dir.path, server.baseUrl], { PEEK_MS: '0', HOLD_MS: '60000' });
+      await until(() => first.lines.some((l) => l.startsWith('task ')), 'the task');
+      const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
+      // The hold answer is saved (flushed) after the peek turn's write (not flushed): kill inside hold.
+      const observer = await Host.open({ workspaceDir: dir.path });
+      await until(async () => (await observer.store.read((tx) => tx.conversation.list(taskId, 'main'))).some((r) => JSON.stringify(r.message).includes('"hold"')), 'the saved hold answer');
+      await observer.close();
+      first.proc.kill('SIGKILL');
+      await first.exited;
+
+      const check = await Host.open({ workspaceDir: dir.path });
+      try {
+        const log = await check.store.read((tx) => tx.conversation.list(taskId, 'main'));
+        const shapes = log.map((r) => {
+          const message = r.message as { role: string; toolCalls?: { name: string }[] };
+          return message.role === 'assistant' ? `assistant ${message.toolCalls?.map((c) => c.name).join(',')}` : message.role;
+        });
+        expect(shapes).toEqual(['user', 'assistant peek', 'tool', 'assistant hold']);
+        expect((await check.store.read((tx) => tx.modelCalls.totals(taskId, 'main'))).calls).toBe(2);
+        expect(await check.store.integrityCheck()).toEqual([]);
+      } finally {
+        await check.close();
       }
     } finally {
       await server.close();

@@ -33,6 +33,8 @@ export class ChildRun {
   readyHead: number | undefined;
   /** The child's last `batches <batches> <transactions>` line (group-commit-child.ts): its store's write batches. */
   batches: { batches: number; transactions: number } | undefined;
+  /** The child's last `checkpoints <checkpoints> <restarts>` line (group-commit-child.ts on SQLite): its WAL checkpoints. */
+  checkpoints: { checkpoints: number; restarts: number } | undefined;
   /** How many `unavailable <writer>` lines the child wrote: commits answered store_unavailable. */
   unavailable = 0;
   /** Lines that did not parse; a test asserts this stays empty. */
@@ -129,6 +131,8 @@ export class ChildRun {
       this.commits.push({ revision: number, tokens: words.slice(2) });
     } else if (words[0] === 'batches' && words.length === 3 && words.slice(1).every((w) => Number.isInteger(Number(w)))) {
       this.batches = { batches: Number(words[1]), transactions: Number(words[2]) };
+    } else if (words[0] === 'checkpoints' && words.length === 3 && words.slice(1).every((w) => Number.isInteger(Number(w)))) {
+      this.checkpoints = { checkpoints: Number(words[1]), restarts: Number(words[2]) };
     } else if (words[0] === 'unavailable' && words.length === 2 && Number.isInteger(number)) {
       this.unavailable += 1;
     } else if (words[0] === 'event' && words.length === 3 && Number.isInteger(number) && words[2]) {

@@ -8,6 +8,7 @@
  * - `ready 0`: the host is open;
  * - `ack <revision> <token>`: that resource's revision <revision> appended <token>;
  * - `batches <batches> <transactions>`: the store's write batches so far (every 20 acks);
+ * - `checkpoints <checkpoints> <restarts>`: the SQLite store's WAL checkpoints so far (every 20 acks);
  * - `unavailable <writer>`: a commit answered `store_unavailable` (the PostgreSQL server is down);
  *   the writer retries the same request, with the same idempotency key, until it is answered.
  *
@@ -32,7 +33,10 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => process.exit(0));
   await goSignal();
   const host = await Host.open({ workspaceDir, databaseUrl: process.env.COWORK_TEST_DATABASE_URL || undefined });
-  const store = host.store as typeof host.store & { readonly groupCommitStats: { batches: number; transactions: number } };
+  const store = host.store as typeof host.store & {
+    readonly groupCommitStats: { batches: number; transactions: number };
+    readonly checkpointStats?: { checkpoints: number; restarts: number };
+  };
   await emit('ready 0');
   let acks = 0;
   const writer = async (w: number): Promise<never> => {
@@ -56,7 +60,10 @@ async function main(): Promise<void> {
         }
       }
       await emit(`ack ${seen} ${token}`);
-      if (++acks % 20 === 0) await emit(`batches ${store.groupCommitStats.batches} ${store.groupCommitStats.transactions}`);
+      if (++acks % 20 === 0) {
+        await emit(`batches ${store.groupCommitStats.batches} ${store.groupCommitStats.transactions}`);
+        if (store.checkpointStats) await emit(`checkpoints ${store.checkpointStats.checkpoints} ${store.checkpointStats.restarts}`);
+      }
       await yieldToEventLoop();
     }
   };

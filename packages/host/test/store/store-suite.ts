@@ -4,11 +4,12 @@
  * transaction keeps nothing; the event log is append-only with gap-free sequence numbers; write
  * transactions that arrive together share one COMMIT (group commit), each body in arrival order
  * with its own savepoint, so one that throws fails alone, and each is answered only once the batch
- * is visible to another connection; a writer waits for another connection's write lock and then
+ * is visible to another connection; a `flush: 'later'` write commits without a flush of its own
+ * unless its batch holds one that waits; a writer waits for another connection's write lock and then
  * fails with store_busy; every repository reads back what it wrote, in the documented order.
  */
 import type { StoreTx } from '../../src/store';
-import type { Store } from '../../src/store/store';
+import type { Store, TransactionOptions } from '../../src/store/store';
 import type { GroupCommitSettings } from '../../src/store/write-queue';
 import type { Json, Operator } from '../../src/store/records';
 
@@ -119,6 +120,35 @@ export function storeSuite(name: string, newPlace: () => Promise<StorePlace>): v
       for (const bad of [{ maxBatch: 0 }, { maxBatch: 1.5 }, { windowMs: -1 }, { windowMs: Number.NaN }]) {
         await expect(place.open({ groupCommit: bad })).rejects.toMatchObject({ code: 'invalid_input', details: { field: expect.stringMatching(/^groupCommit\./) } });
       }
+    });
+
+    it("commits a flush: 'later' write without waiting for its flush, unless it shares its batch with one that waits", async () => {
+      const place = await newPlace();
+      const store = await open(place);
+      const other = await open(place);
+      const append = (type: string, options?: TransactionOptions): Promise<number> => store.transaction((tx) => tx.events.append({ type, at: 't', data: null }), options);
+      // Alone: committed, and visible to another connection when answered, but not a flushed batch.
+      await append('later', { flush: 'later' });
+      expect((await other.read((tx) => tx.events.list(0))).map((e) => e.type)).toEqual(['later']);
+      expect(store.groupCommitStats).toMatchObject({ batches: 1, durable: 0 });
+      // In one batch with a write that waits, both wait for the one flush.
+      await Promise.all([append('later again', { flush: 'later' }), append('now')]);
+      expect(store.groupCommitStats).toMatchObject({ batches: 2, transactions: 3, durable: 1 });
+      await append('now again', { flush: 'now' });
+      expect(store.groupCommitStats).toMatchObject({ batches: 3, durable: 2 });
+      // A write that fails keeps nothing, flushed or not.
+      await expect(
+        store.transaction(
+          async (tx) => {
+            await tx.events.append({ type: 'undone', at: 't', data: null });
+            throw new Error('changed my mind');
+          },
+          { flush: 'later' },
+        ),
+      ).rejects.toThrow('changed my mind');
+      expect((await other.read((tx) => tx.events.list(0))).map((e) => e.type)).toEqual(['later', 'later again', 'now', 'now again']);
+      await expect(append('bad', { flush: 'soon' as never })).rejects.toMatchObject({ code: 'invalid_input', details: { field: 'flush' } });
+      expect(await store.read((tx) => tx.events.lastSeq())).toBe(4);
     });
 
     it('waits for another connection holding the write lock, then fails with store_busy past the timeout', async () => {

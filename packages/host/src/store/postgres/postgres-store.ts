@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import { CoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
-import type { AnnouncedTable, Store, StoreTx } from '../store';
+import type { AnnouncedTable, Store, StoreTx, TransactionOptions } from '../store';
 import { versionError, type DumpRow } from '../workspace-dump';
-import { groupCommitSettings, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
+import { groupCommitSettings, wantsFlushLater, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
 import { currentPgVersion, migratePostgres } from './migrations';
 import { isConnectionError, toPgStoreError } from './pg-errors';
 import { pgTx, sessionOf } from './pg-tx';
@@ -54,6 +54,8 @@ export class PostgresStore implements Store {
   private readonly queue: WriteQueue<StoreTx>;
   private readonly mutex = new Mutex();
   private readonly begin: string;
+  /** BEGIN for a batch of `flush: 'later'` writes alone: the COMMIT returns before its WAL is flushed. */
+  private readonly beginFlushLater: string;
   private closed = false;
   private durable = 0;
   private readonly commits: CommitListener;
@@ -68,7 +70,10 @@ export class PostgresStore implements Store {
     const busy = options.busyTimeoutMs ?? 5000;
     // One round trip: BEGIN, the lock and its wait limit. A session that stalls inside a transaction
     // (a host frozen mid-batch) is ended by the server, which frees the lock for the other hosts.
-    this.begin = `BEGIN; SET LOCAL lock_timeout = ${busy}; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(busy, 60_000)};${sessionSettings} SELECT pg_advisory_xact_lock(${WRITE_LOCK}); NOTIFY ${COMMITS_CHANNEL}`;
+    const begin = (settings: string): string =>
+      `BEGIN; SET LOCAL lock_timeout = ${busy}; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(busy, 60_000)};${settings} SELECT pg_advisory_xact_lock(${WRITE_LOCK}); NOTIFY ${COMMITS_CHANNEL}`;
+    this.begin = begin(sessionSettings);
+    this.beginFlushLater = begin(' SET LOCAL synchronous_commit = off;');
     this.commits = new CommitListener(options.url);
     this.queue = new WriteQueue(group, this.mutex, (batch) => this.runBatch(batch));
   }
@@ -90,9 +95,13 @@ export class PostgresStore implements Store {
     }
   }
 
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
-    return this.queue.push(fn);
+    try {
+      return this.queue.push(fn, wantsFlushLater(options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -156,7 +165,7 @@ export class PostgresStore implements Store {
     await this.mutex.run(() => this.pool.end());
   }
 
-  /** Write batches run so far (as SqliteStore's; `durable`: batches that committed a write). */
+  /** Write batches run so far (as SqliteStore's; `durable`: batches that committed a write and waited for its flush). */
   get groupCommitStats(): { readonly batches: number; readonly transactions: number; readonly largest: number; readonly durable: number } {
     return { ...this.queue.stats, durable: this.durable };
   }
@@ -201,7 +210,7 @@ export class PostgresStore implements Store {
     try {
       const outcomes = await this.runWrites(client, batch);
       failure = outcomes.find((o): o is Outcome & { ok: false } => !o.ok && isConnectionError(o.error))?.error;
-      if (outcomes.some((o) => o.ok)) this.durable += 1;
+      if (outcomes.some((o) => o.ok) && batch.some((write) => !write.flushLater)) this.durable += 1;
       return outcomes;
     } finally {
       await this.release(client, failure);
@@ -217,7 +226,8 @@ export class PostgresStore implements Store {
   private async runWrites(client: PoolClient, batch: readonly QueuedWrite<StoreTx>[]): Promise<Outcome[]> {
     const grouped = batch.length > 1;
     const tx = pgTx(new PgSession(client));
-    let control = pipelined(client, grouped ? `${this.begin}; SAVEPOINT item` : this.begin);
+    const begin = batch.some((write) => !write.flushLater) ? this.begin : this.beginFlushLater;
+    let control = pipelined(client, grouped ? `${begin}; SAVEPOINT item` : begin);
     const outcomes: Outcome[] = [];
     for (const [i, write] of batch.entries()) {
       const outcome = await runBody(client, tx, write);

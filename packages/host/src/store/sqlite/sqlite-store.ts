@@ -3,8 +3,8 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { CoworkError, isCoworkError } from '../../errors';
 import { Mutex } from '../../util/mutex';
 import { LargeValues } from '../large-values';
-import type { Store, StoreTx } from '../store';
-import { groupCommitSettings, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
+import type { Store, StoreTx, TransactionOptions } from '../store';
+import { groupCommitSettings, wantsFlushLater, WriteQueue, type GroupCommitSettings, type Outcome, type QueuedWrite } from '../write-queue';
 import { versionError, type DumpRow } from '../workspace-dump';
 import { currentVersion, migrate } from './migrations';
 import { insertSqliteRows, keepLargeTexts, sqliteRows } from './sqlite-dump';
@@ -28,6 +28,7 @@ import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * `FULL` (the default) fsyncs the WAL on every commit: an acknowledged commit survives power loss.
@@ -83,9 +84,14 @@ export class SqliteStore implements Store {
   private readonly maxBatch: number;
   /** Write transactions waiting for their batch (group commit's queue, shared with the PostgreSQL store). */
   private readonly queue: WriteQueue<StoreTx>;
-  /** Batches whose COMMIT wrote rows: one fsync each. */
+  /** Batches whose COMMIT wrote rows and was flushed: one fsync each. */
   private durable = 0;
+  /** The store's `synchronous` mode, and the one the connection has now (NORMAL for a `flush: 'later'` batch). */
+  private readonly synchronous: SynchronousMode;
+  private flushing: SynchronousMode;
   private readonly totalChanges: { get(): unknown };
+  /** Copies the WAL into the database on a thread of its own, not inside a commit. */
+  private readonly checkpointer: WalCheckpointer;
   private closed = false;
   /** The I/O error that failed the store (see the class comment); set once, never cleared. */
   private failure: CoworkError | undefined;
@@ -97,6 +103,7 @@ export class SqliteStore implements Store {
       throw new CoworkError('invalid_input', `synchronous must be "FULL" or "NORMAL", not ${JSON.stringify(synchronous)}`, { field: 'synchronous' });
     }
     this.description = `sqlite:${options.path} (synchronous=${synchronous})`;
+    this.synchronous = this.flushing = synchronous;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     const group = groupCommitSettings(options.groupCommit);
     this.maxBatch = group.maxBatch;
@@ -124,6 +131,13 @@ export class SqliteStore implements Store {
       'ROLLBACK TO': this.db.prepare('ROLLBACK TO group_item'),
     };
     this.totalChanges = this.db.prepare('SELECT total_changes()').pluck();
+    this.checkpointer = new WalCheckpointer(
+      { path: options.path, synchronous },
+      (pages) => {
+        if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${pages}`);
+      },
+      (step) => this.mutex.run(step),
+    );
     this.values = new LargeValues(options.valuesDir ?? join(dirname(options.path), 'values'), options.largeValueChars ?? 256 * 1024);
     this.tx = {
       resources: new SqliteResourceRepo(this.db, this.values),
@@ -149,9 +163,15 @@ export class SqliteStore implements Store {
     };
   }
 
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    if (this.maxBatch === 1) return this.inTransaction('BEGIN IMMEDIATE', fn);
-    return this.queue.push(fn);
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    let flushLater: boolean;
+    try {
+      flushLater = wantsFlushLater(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.maxBatch === 1) return this.inTransaction('BEGIN IMMEDIATE', fn, flushLater);
+    return this.queue.push(fn, flushLater);
   }
 
   read<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -197,6 +217,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer.close();
     await this.mutex.run(async () => {
       if (this.closed) return;
       this.closed = true;
@@ -204,17 +225,19 @@ export class SqliteStore implements Store {
     });
   }
 
-  private inTransaction<T>(begin: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED', fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  private inTransaction<T>(begin: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED', fn: (tx: StoreTx) => Promise<T>, flushLater = false): Promise<T> {
     return this.mutex.run(async () => {
       if (this.closed) throw new CoworkError('store_failed', 'the store is closed');
       if (this.failure) throw failedStoreError(this.failure);
       const writing = begin === 'BEGIN IMMEDIATE';
       try {
+        if (writing) this.flushOnCommit(!flushLater);
         const waiting = this.begin(begin);
         if (waiting) await waiting;
         try {
           const result = await fn(this.tx);
           this.control.COMMIT.run();
+          if (writing) this.checkpointer.committed();
           return result;
         } catch (error) {
           if (this.db.inTransaction) this.rollback(error);
@@ -235,6 +258,11 @@ export class SqliteStore implements Store {
     return { ...this.queue.stats, durable: this.durable };
   }
 
+  /** WAL checkpoints run off the commit path so far (see WalCheckpointer.stats; benchmarks and tests read it). */
+  get checkpointStats(): { readonly checkpoints: number; readonly restarts: number; readonly failures: number } {
+    return this.checkpointer.stats;
+  }
+
   /**
    * One batch of write transactions in one `BEGIN IMMEDIATE ... COMMIT`, each body in its own
    * savepoint and in arrival order, so each sees the ones before it exactly as if they had committed
@@ -246,8 +274,12 @@ export class SqliteStore implements Store {
     try {
       const changesBefore = this.closed ? undefined : this.totalChanges.get();
       const outcomes = await this.runWrites(batch);
-      // A COMMIT that wrote rows is one fsync (synchronous=FULL); one that wrote none writes nothing.
-      if (!this.closed && changesBefore !== undefined && outcomes.some((o) => o.ok) && this.totalChanges.get() !== changesBefore) this.durable += 1;
+      // A COMMIT that wrote rows is one fsync (synchronous=FULL, not relaxed for the batch); one
+      // that wrote none writes nothing.
+      if (!this.closed && changesBefore !== undefined && outcomes.some((o) => o.ok) && this.totalChanges.get() !== changesBefore) {
+        if (this.flushing === 'FULL') this.durable += 1;
+        this.checkpointer.committed();
+      }
       return outcomes;
     } catch (error) {
       // Never leave a caller unanswered.
@@ -261,6 +293,7 @@ export class SqliteStore implements Store {
     if (this.closed) return all(new CoworkError('store_failed', 'the store is closed'));
     if (this.failure) return all(failedStoreError(this.failure));
     try {
+      this.flushOnCommit(batch.some((write) => !write.flushLater));
       const waiting = this.begin('BEGIN IMMEDIATE');
       if (waiting) await waiting;
     } catch (error) {
@@ -332,6 +365,19 @@ export class SqliteStore implements Store {
     if (this.failure) return;
     this.failure = error;
     process.stderr.write(`cowork: ${this.description}: ${error.message}; every further read and write answers store_io_error until the host is restarted\n`);
+  }
+
+  /**
+   * Sets whether the next COMMIT is flushed before it returns: with `synchronous=FULL`, a batch of
+   * `flush: 'later'` writes alone commits under NORMAL, whose WAL frames the next FULL commit or
+   * checkpoint fsyncs. SQLite takes the setting only between transactions; it is changed only when
+   * it differs.
+   */
+  private flushOnCommit(flush: boolean): void {
+    const wanted: SynchronousMode = flush ? this.synchronous : 'NORMAL';
+    if (wanted === this.flushing) return;
+    this.db.pragma(`synchronous = ${wanted}`);
+    this.flushing = wanted;
   }
 
   /**
