@@ -197,8 +197,14 @@ export class JobService {
   /** Jobs oldest first, running ones reconciled. */
   async list(options: { status?: JobStatus; taskId?: string; limit?: number } = {}): Promise<JobRecord[]> {
     // Only the task's jobs can be in a task's list: a turn's listing does not observe every
-    // running job of the workspace (the watcher does, on its tick).
-    await this.reconcile(options.taskId);
+    // running job of the workspace (the watcher does, on its tick). With none running (nearly
+    // every turn) the listing read with them is the answer: one read transaction, not two.
+    const { running, listed } = await this.store.read(async (tx) => ({
+      running: await tx.jobs.list({ status: 'running', taskId: options.taskId }),
+      listed: await tx.jobs.list(options),
+    }));
+    if (running.length === 0) return listed;
+    await this.refreshAll(running);
     return this.store.read((tx) => tx.jobs.list(options));
   }
 
@@ -254,7 +260,11 @@ export class JobService {
 
   /** Reconciles every running job (at start, and on each watcher tick), or those of one task. */
   async reconcile(taskId?: string): Promise<void> {
-    const running = await this.store.read((tx) => tx.jobs.list({ status: 'running', taskId }));
+    await this.refreshAll(await this.store.read((tx) => tx.jobs.list({ status: 'running', taskId })));
+  }
+
+  /** Reconciles these running jobs, asking once per machine whether a host runs there. */
+  private async refreshAll(running: readonly JobRecord[]): Promise<void> {
     const machines = new Map<string, Promise<boolean>>();
     for (const record of running) await this.refresh(record, machines);
   }
