@@ -8,15 +8,18 @@
  *    The in-process path runs twice in one process: the first task pays the cold process (the
  *    tokenizer's vocabulary loaded, code compiled, the garbage collector's first promotions); the
  *    second runs on a host that has just served another task of WARM_UP_TURNS turns, as a host
- *    that has been running serves one task after another. Its baseline, in the same run: the
- *    turn's writes alone (a model call and two conversation rows, one transaction and one fsync
- *    each) written by hand with better-sqlite3 into the same schema, the floor the disk sets for a
- *    turn that is durable before the next one starts. Garbage-collection pauses that began inside
- *    the measured turns are counted, and a third warm task, untimed, counts the bytes a turn
- *    allocates (V8's sampling heap profiler, freed objects included). The rest of the tail
- *    (bench/README.md): the engine optimises a function called once a turn only after hundreds of
- *    turns, on a background thread, and on two cores that thread holds the CPU a commit returning
- *    from its fsync waits for.
+ *    that has been running serves one task after another. Their calls are read-only
+ *    (`list_resources`), so each turn is saved in one write that waits for no flush; a third warm
+ *    task commits to a resource each turn, which waits for three. Baselines, in the same run: a
+ *    read-only turn's writes alone (a model call and two conversation rows in one transaction)
+ *    written by hand with better-sqlite3 into the same schema, under NORMAL and under FULL (the
+ *    floor the disk sets for a turn flushed before the next one starts). The columns count the
+ *    store's transactions and flushed commits per turn, the WAL checkpoints its thread ran (and
+ *    those that held writes to start the WAL again), and the garbage-collection pauses that began
+ *    inside the measured turns. A last warm task, untimed, counts the bytes a turn allocates (V8's
+ *    sampling heap profiler, freed objects included). The rest of the tail (bench/README.md): the
+ *    engine optimises a function called once a turn only after hundreds of turns, on a background
+ *    thread, and on two cores that thread competes with the turns for the CPU.
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
  *    newest messages within the budget and build the context, with 20 tool definitions in the
  *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
@@ -39,7 +42,7 @@ import {
   type Tokenizer,
   type ToolSpec,
 } from '@cowork/host/embed';
-import { openTempHost, reply, startScriptedModelServer } from '@cowork/host/testkit';
+import { openTempHost, reply, startScriptedModelServer, type TempHost } from '@cowork/host/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
@@ -52,7 +55,13 @@ const WARM_UP_TURNS = 1_700;
 const SIZES = [100, 1_000, 10_000];
 const BUDGET_TOKENS = 24_000;
 
-/** Answers every turn at once: a tool call until a task's last turn, then `finish`. */
+/** The tool call of a turn that is not a task's last: its name and JSON arguments. */
+type TurnCall = (turn: number) => { readonly name: string; readonly arguments: string };
+
+/** A read-only call: the turn's answer and result are saved in one write that waits for no flush. */
+const listResources: TurnCall = () => ({ name: 'list_resources', arguments: '{}' });
+
+/** Answers every turn at once: `call` until a task's last turn, then `finish`. */
 class InstantProvider implements ModelProvider {
   readonly name = 'instant';
   readonly maxContextTokens = 32_000;
@@ -61,7 +70,10 @@ class InstantProvider implements ModelProvider {
   private readonly lastTurns = new Set<number>();
 
   /** `turns`: each task's turns, in the order the tasks run. */
-  constructor(turns: readonly number[]) {
+  constructor(
+    turns: readonly number[],
+    private readonly call: TurnCall = listResources,
+  ) {
     let sum = 0;
     for (const count of turns) this.lastTurns.add((sum += count));
   }
@@ -71,9 +83,7 @@ class InstantProvider implements ModelProvider {
     if (request.tools.length === 0) return this.answer({ content: 'Summary: the agent listed resources, turn after turn.', toolCalls: [] }, 'stop');
     this.turn++;
     const done = this.lastTurns.has(this.turn);
-    const call = done
-      ? { id: `f${this.turn}`, name: 'finish', arguments: '{"summary":"done"}' }
-      : { id: `c${this.turn}`, name: 'list_resources', arguments: '{}' };
+    const call = done ? { id: `f${this.turn}`, name: 'finish', arguments: '{"summary":"done"}' } : { id: `c${this.turn}`, ...this.call(this.turn) };
     return this.answer({ content: null, toolCalls: [call] }, 'tool_calls');
   }
 
@@ -100,14 +110,46 @@ function gcDuring(from: number, to: number): string {
   return `${String(inside.length).padStart(5)} ${ms.toFixed(1).padStart(7)}`;
 }
 
-/** One row of the turn table; `txns` and `fsyncs` are totals over the TURNS turns. */
-function row(label: string, samples: readonly number[], totalMs: number, txns: number, fsyncs: number, gc: string): void {
+/** A turn's store work over the measured turns: totals, printed per turn (checkpoints as totals). */
+interface StoreWork {
+  readonly transactions: number;
+  readonly fsyncs: number;
+  /** WAL checkpoints run on the store's thread, and those that held writes to start the WAL again. */
+  readonly checkpoints: number;
+  readonly restarts: number;
+}
+
+/** One row of the turn table. */
+function row(label: string, samples: readonly number[], totalMs: number, work: StoreWork, gc: string): void {
   const s = summarizeLatencies(samples);
   const perTurn = (n: number, width: number): string => (n / TURNS).toFixed(1).padStart(width);
   console.log(
     `${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}` +
-      `${perTurn(txns, 10)}${perTurn(fsyncs, 12)}  ${gc}`,
+      `${perTurn(work.transactions, 10)}${perTurn(work.fsyncs, 12)}  ${`${work.checkpoints}/${work.restarts}`.padStart(8)}  ${gc}`,
   );
+}
+
+/** The counters the SQLite store keeps (group commit's batches, checkpoints on its thread). */
+interface StoreCounters {
+  readonly groupCommitStats: { readonly durable: number; readonly transactions: number };
+  readonly checkpointStats: { readonly checkpoints: number; readonly restarts: number };
+}
+
+/** What the store did between two readings of its counters. */
+function storeWork(before: StoreCounters, after: StoreCounters): StoreWork {
+  return {
+    transactions: after.groupCommitStats.transactions - before.groupCommitStats.transactions,
+    fsyncs: after.groupCommitStats.durable - before.groupCommitStats.durable,
+    checkpoints: after.checkpointStats.checkpoints - before.checkpointStats.checkpoints,
+    restarts: after.checkpointStats.restarts - before.checkpointStats.restarts,
+  };
+}
+
+/** A model for the turn table, and what to do when its row is done. */
+interface TurnModel {
+  readonly provider: ModelProvider;
+  /** Checks what the turns did (a benchmark that measured failing calls would print a lie) and closes. */
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -117,11 +159,11 @@ function row(label: string, samples: readonly number[], totalMs: number, txns: n
  */
 async function turnOverhead(
   label: string,
-  makeProvider: () => Promise<{ provider: ModelProvider; close: () => Promise<void> }>,
+  makeModel: (host: TempHost) => Promise<TurnModel>,
   { warmUp = false, measure = 'time' }: { readonly warmUp?: boolean; readonly measure?: 'time' | 'allocations' } = {},
 ): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turns-' });
-  const { provider, close } = await makeProvider();
+  const { provider, close } = await makeModel(host);
   const turnStarts: number[] = [];
   const runtime = new AgentRuntime({
     host,
@@ -135,28 +177,48 @@ async function turnOverhead(
     if (warmUp) await runtime.runTask(await runtime.startTask('warm-up turns'));
     turnStarts.length = 0;
     const taskId = await runtime.startTask('benchmark turns');
-    const stats = (): { durable: number; transactions: number } => (host.store as unknown as { groupCommitStats: { durable: number; transactions: number } }).groupCommitStats;
+    const counters = (): StoreCounters => {
+      const store = host.store as unknown as StoreCounters;
+      return { groupCommitStats: { ...store.groupCommitStats }, checkpointStats: { ...store.checkpointStats } };
+    };
     if (measure === 'allocations') {
       const bytes = await allocatedDuring(() => runtime.runTask(taskId));
       console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${(bytes / TURNS / 1024).toFixed(1).padStart(8)} KB allocated per turn`);
       return;
     }
-    const before = stats();
+    const before = counters();
     const started = performance.now();
     await runtime.runTask(taskId);
-    const after = stats();
+    const after = counters();
     turnStarts.push(performance.now());
     const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i]!);
     const total = performance.now() - started;
-    // A batch that wrote rows is one COMMIT that fsyncs (synchronous=FULL); one that wrote none does not.
     // The first 5 turns are left out (their first compilations); the pauses counted are the measured turns'.
     const gc = gcDuring(turnStarts[5]!, turnStarts[turnStarts.length - 1]!);
-    row(label, perTurn.slice(5), total, after.transactions - before.transactions, after.durable - before.durable, gc);
+    row(label, perTurn.slice(5), total, storeWork(before, after), gc);
   } finally {
     await runtime.close();
     await close();
     await host.dispose();
   }
+}
+
+/**
+ * A model whose turns each commit one op to a text resource, from the revision the last commit
+ * made: a turn that changes something, so its answer is saved (and flushed) before the commit runs,
+ * the commit is flushed, and so is the result. At the end the resource must hold every commit.
+ */
+async function committingModel(host: TempHost, ...turns: number[]): Promise<TurnModel> {
+  const { id } = await host.resources.create({ kind: 'text', operator: 'human:bench' });
+  let commits = 0;
+  const provider = new InstantProvider(turns, () => ({ name: 'commit_resource', arguments: JSON.stringify({ resourceId: id, baseRevision: commits++, op: { type: 'append', text: 'x' } }) }));
+  return {
+    provider,
+    close: async () => {
+      const { revision } = await host.resources.get(id);
+      if (revision !== commits) throw new Error(`the committing turns made ${revision} revisions, not ${commits}: some commits failed`);
+    },
+  };
 }
 
 /**
@@ -185,16 +247,18 @@ interface SamplingNode {
 }
 
 /**
- * The baseline: a turn's rows (its model call, the assistant's answer, the tool's result) written
- * by hand, one transaction each, into the schema the host created, on a connection of its own
- * with synchronous=FULL. Nothing else runs between the writes: what is left is SQLite and the disk.
+ * The baseline: a read-only turn's rows (its model call, the assistant's answer, the tool's result)
+ * written by hand in one transaction, into the schema the host created, on a connection of its own:
+ * with `FULL`, each commit flushed, the floor the disk sets for a turn durable before the next
+ * one starts; with `NORMAL`, as the host now saves such a turn (flushed by a later commit or a
+ * checkpoint). Nothing else runs between the writes: what is left is SQLite and the disk.
  */
-async function turnWritesByHand(): Promise<void> {
+async function turnWritesByHand(synchronous: 'FULL' | 'NORMAL'): Promise<void> {
   const host = await openTempHost({ prefix: 'cowork-bench-turn-writes-' });
   const db = new BetterSqlite3(join(host.dir, 'cowork.db'));
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${synchronous}`);
     const modelCall = db.prepare(
       `INSERT INTO model_calls (task_id, agent_id, turn, model, input_tokens, output_tokens, finish_reason, latency_ms, attempts, created_at)
        VALUES ('task_bench', 'main', ?, 'instant', 100, 10, 'tool_calls', 0, 1, ?)`,
@@ -218,7 +282,8 @@ async function turnWritesByHand(): Promise<void> {
       samples.push(performance.now() - start);
     }
     const total = performance.now() - started;
-    row("baseline: the turn's writes by hand", samples.slice(5), total, TURNS, TURNS, gcDuring(started, performance.now()));
+    const work = { transactions: TURNS, fsyncs: synchronous === 'FULL' ? TURNS : 0, checkpoints: 0, restarts: 0 };
+    row(`baseline: its writes by hand, ${synchronous}`, samples.slice(5), total, work, gcDuring(started, performance.now()));
   } finally {
     db.close();
     await host.dispose();
@@ -270,11 +335,17 @@ async function contextBuild(size: number): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
-  console.log(`${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'gc pauses, ms'}`);
-  const instant = (...turns: number[]) => async (): Promise<{ provider: ModelProvider; close: () => Promise<void> }> => ({ provider: new InstantProvider(turns), close: async () => undefined });
+  console.log(
+    `${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'ckpt/rst'.padStart(8)}  ${'gc pauses, ms'}`,
+  );
+  const instant =
+    (...turns: number[]) =>
+    async (): Promise<TurnModel> => ({ provider: new InstantProvider(turns), close: async () => undefined });
   await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
   await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), { warmUp: true });
-  await turnWritesByHand();
+  await turnWritesByHand('NORMAL');
+  await turnWritesByHand('FULL');
+  await turnOverhead('in-process, warm, a commit each turn', (host) => committingModel(host, WARM_UP_TURNS, TURNS), { warmUp: true });
   await turnOverhead('in-process, warm, sampled allocations', instant(WARM_UP_TURNS, TURNS), { warmUp: true, measure: 'allocations' });
   await turnOverhead('HTTP scripted server on loopback', async () => {
     let turn = 0;
