@@ -102,7 +102,7 @@ describe('SQLite store (SQLite only)', () => {
     const data = 'x'.repeat(3000);
     const commits = Math.ceil((3 * RESTART_WAL_AT_FRAMES) / 2);
     try {
-      for (let i = 0; i < commits; i++) await store.transaction((tx) => tx.events.append({ type: 'big', at: 't', data }));
+      for (let i = 0; i < commits; i++) await store.transaction((tx) => tx.events.append({ type: 'big', at: 't', data }), { flush: 'later' });
       const stats = store.checkpointStats;
       expect(stats.failures).toBe(0);
       expect(stats.restarts).toBeGreaterThanOrEqual(1);
