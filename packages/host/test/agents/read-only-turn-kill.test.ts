@@ -28,9 +28,7 @@ describe('a read-only turn across SIGKILL', () => {
       const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
       if (!readOnly) {
         // The answer is saved before the call runs: wait for it, then kill inside the call.
-        const observer = await Host.open({ workspaceDir: dir.path });
-        await until(async () => (await observer.store.read((tx) => tx.conversation.list(taskId, 'main'))).some((r) => JSON.stringify(r.message).includes('"hold"')), 'the saved answer');
-        await observer.close();
+        await untilHoldAnswerSaved(dir.path, taskId);
       }
       first.proc.kill('SIGKILL');
       await first.exited;
@@ -81,9 +79,7 @@ describe('a read-only turn across SIGKILL', () => {
       await until(() => first.lines.some((l) => l.startsWith('task ')), 'the task');
       const taskId = first.lines.find((l) => l.startsWith('task '))!.slice(5);
       // The hold answer is saved (flushed) after the peek turn's write (not flushed): kill inside hold.
-      const observer = await Host.open({ workspaceDir: dir.path });
-      await until(async () => (await observer.store.read((tx) => tx.conversation.list(taskId, 'main'))).some((r) => JSON.stringify(r.message).includes('"hold"')), 'the saved hold answer');
-      await observer.close();
+      await untilHoldAnswerSaved(dir.path, taskId);
       first.proc.kill('SIGKILL');
       await first.exited;
 
@@ -106,3 +102,13 @@ describe('a read-only turn across SIGKILL', () => {
     }
   }, 60_000);
 });
+
+/** Waits, from a host of its own on the workspace, until Main's answer calling `hold` is in the log. */
+async function untilHoldAnswerSaved(workspaceDir: string, taskId: string): Promise<void> {
+  const observer = await Host.open({ workspaceDir });
+  try {
+    await until(async () => (await observer.store.read((tx) => tx.conversation.list(taskId, 'main'))).some((r) => JSON.stringify(r.message).includes('"hold"')), 'the saved hold answer');
+  } finally {
+    await observer.close();
+  }
+}
