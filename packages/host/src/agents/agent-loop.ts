@@ -236,12 +236,14 @@ export class AgentLoop {
     const s = this.setup;
     const calls = response.message.toolCalls;
     const results: { call: ToolCall; message: ChatMessage; isError: boolean }[] = [];
+    const controls: LoopControl[] = [];
     for (const call of calls) {
       const outcome = await this.runTool(call, turn);
       if (outcome === INTERRUPTED) {
         await this.saveAnswer(response, turn);
         return { reason: 'aborted' };
       }
+      if (outcome.control) controls.push(outcome.control);
       results.push({ call, message: toolMessage(call, outcome), isError: outcome.isError === true });
     }
     await s.store.transaction(
@@ -253,9 +255,15 @@ export class AgentLoop {
     );
     this.answerSaved(response, turn);
     for (const { call, isError } of results) s.onEvent?.({ type: 'tool', agentId: s.agentId, turn, name: call.name, isError });
-    // No snapshot of work/ after the turn: its calls changed no file, so whatever changed meanwhile
-    // is someone else's, and the next turn's snapshot records it as theirs.
-    return undefined;
+    if (controls.length === 0) {
+      // No snapshot of work/ after the turn: its calls changed no file, so whatever changed meanwhile
+      // is someone else's, and the next turn's snapshot records it as theirs.
+      return undefined;
+    }
+    // A turn that may end the loop (finish, submit_result) has no next turn to record work/: it
+    // takes its snapshot as the ordinary path does.
+    await s.files?.afterTurn(turn, calls.map((c) => c.name));
+    return this.applyControls(controls);
   }
 
   /** Runs a turn's tool calls in order, saving each result; then applies what they asked for. */
@@ -273,13 +281,18 @@ export class AgentLoop {
     }
     // The turn's snapshot, before parking or finishing: what changed in work/ now is this agent's.
     await s.files?.afterTurn(turn, calls.map((c) => c.name));
+    return this.applyControls(controls);
+  }
+
+  /** What a turn's calls asked of the loop, once their results are saved: end it, compact after it, or park. */
+  private async applyControls(controls: readonly LoopControl[]): Promise<LoopEnd | undefined> {
     for (const control of controls) {
       if (control.type === 'finish') return { reason: 'finished', summary: control.summary };
       if (control.type === 'submit') return { reason: 'submitted', result: control.result };
       if (control.type === 'compact') this.compactRequested = true;
     }
     const park = controls.find((c): c is Extract<LoopControl, { type: 'park' }> => c.type === 'park');
-    if (park) await s.waitForWake(park, s.signal);
+    if (park) await this.setup.waitForWake(park, this.setup.signal);
     return undefined;
   }
 

@@ -41,7 +41,9 @@ export interface AgentTool {
   /**
    * The call changes nothing: no record, file, job or outside effect, so running it again, or
    * having run it for an answer that was then lost, cannot be seen. A turn of only such calls saves
-   * the answer and their results in one write (see AgentLoop.readOnlyTurn).
+   * the answer and their results in one write (see AgentLoop.readOnlyTurn). A tool whose only
+   * effect is a control whose caller records it in a write of its own (`finish`, `submit_result`:
+   * the task's end, the subagent's result) is one too: that write comes after the turn's.
    */
   readonly readOnly?: boolean;
   run(input: Json, call: AgentToolCall): Promise<ToolOutcome>;

@@ -119,6 +119,8 @@ export function mainTools(deps: MainToolDeps): AgentTool[] {
         description: 'End the task with a summary for the person. Refused, with the list, while subagents, jobs, messages or requests are still open.',
         inputSchema: { type: 'object', properties: { summary: { type: 'string', minLength: 1 } }, required: ['summary'], additionalProperties: false },
       },
+      // It reads the gate and returns a control: the task's end is the runtime's own write, after the turn's.
+      readOnly: true,
       run: async (input): Promise<ToolOutcome> => {
         const blockers = await deps.gate();
         if (blockers.length > 0) {

@@ -14,6 +14,8 @@ export function subagentTools(deps: { taskId: string; agentId: string; inbox: In
         description: 'Hand your result to Main and end your assignment.',
         inputSchema: { type: 'object', properties: { result: {} }, required: ['result'], additionalProperties: false },
       },
+      // A control only: the result is delegation's own write, after the turn's.
+      readOnly: true,
       run: async (input) => ({ content: { submitted: true }, control: { type: 'submit', result: (input as { result: Json }).result } }),
     },
     defineAgentTool('send_message', 'Send a message to Main ("main") or to another subagent of this task.', {
