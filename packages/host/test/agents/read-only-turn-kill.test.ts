@@ -9,6 +9,7 @@
  */
 import { Host } from '../../src/host';
 import { reply, startScriptedModelServer } from '../../src/testkit/scripted-model-server';
+import { checkReopened } from '../support/reopened-host';
 import { tempDir } from '../support/temp-host';
 import { caller } from './runtime-harness';
 import { spawnHost, until } from './crash/spawn-host';
@@ -33,16 +34,13 @@ describe('a read-only turn across SIGKILL', () => {
       first.proc.kill('SIGKILL');
       await first.exited;
 
-      const check = await Host.open({ workspaceDir: dir.path });
-      try {
+      await checkReopened(dir.path, async (check) => {
         const log = await check.store.read((tx) => tx.conversation.list(taskId, 'main'));
         const calls = await check.store.read((tx) => tx.modelCalls.totals(taskId, 'main'));
         const answers = log.filter((r) => (r.message as { role?: string }).role === 'assistant');
         expect([answers.length, calls.calls]).toEqual(readOnly ? [0, 0] : [1, 1]);
         expect(log.filter((r) => (r.message as { role?: string }).role === 'tool')).toEqual([]);
-      } finally {
-        await check.close();
-      }
+      });
 
       const mainAsked = (): number => server.requests.filter((b) => caller(b) === 'main').length;
       const askedBefore = mainAsked();
@@ -52,16 +50,12 @@ describe('a read-only turn across SIGKILL', () => {
       // Read-only: asked again for the lost answer, then after the result. Otherwise: only after the result.
       expect(mainAsked() - askedBefore).toBe(readOnly ? 2 : 1);
 
-      const after = await Host.open({ workspaceDir: dir.path });
-      try {
+      await checkReopened(dir.path, async (after) => {
         const log = await after.store.read((tx) => tx.conversation.list(taskId, 'main'));
         const bodies = log.map((r) => JSON.stringify(r.message));
         expect(bodies.filter((b) => b.includes(`"name":"${tool}"`))).toHaveLength(1);
         expect(log.filter((r) => (r.message as { role?: string }).role === 'tool')).toHaveLength(2); // the call's result and finish's
-        expect(await after.store.integrityCheck()).toEqual([]);
-      } finally {
-        await after.close();
-      }
+      });
     } finally {
       await server.close();
       dir.cleanup();
@@ -83,8 +77,7 @@ describe('a read-only turn across SIGKILL', () => {
       first.proc.kill('SIGKILL');
       await first.exited;
 
-      const check = await Host.open({ workspaceDir: dir.path });
-      try {
+      await checkReopened(dir.path, async (check) => {
         const log = await check.store.read((tx) => tx.conversation.list(taskId, 'main'));
         const shapes = log.map((r) => {
           const message = r.message as { role: string; toolCalls?: { name: string }[] };
@@ -92,10 +85,7 @@ describe('a read-only turn across SIGKILL', () => {
         });
         expect(shapes).toEqual(['user', 'assistant peek', 'tool', 'assistant hold']);
         expect((await check.store.read((tx) => tx.modelCalls.totals(taskId, 'main'))).calls).toBe(2);
-        expect(await check.store.integrityCheck()).toEqual([]);
-      } finally {
-        await check.close();
-      }
+      });
     } finally {
       await server.close();
       dir.cleanup();

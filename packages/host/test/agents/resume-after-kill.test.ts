@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Host } from '../../src/host';
 import { reply, startScriptedModelServer } from '../../src/testkit/scripted-model-server';
+import { checkReopened } from '../support/reopened-host';
 import { tempDir } from '../support/temp-host';
 import { caller, texts, twoPartsScript } from './runtime-harness';
 import { spawnHost, until } from './crash/spawn-host';
@@ -47,8 +48,7 @@ describe('resume after SIGKILL', () => {
       expect(await second.exited).toBe(0);
       expect(second.lines.find((l) => l.startsWith('result '))).toBe('result {"status":"done","summary":"both parts in"}');
 
-      const check = await Host.open({ workspaceDir: dir.path });
-      try {
+      await checkReopened(dir.path, async (check) => {
         const log = await check.store.read((tx) => tx.conversation.list(taskId, 'main'));
         const bodies = log.map((r) => JSON.stringify(r.message));
         expect(bodies.filter((b) => b.includes('RESULT-alpha'))).toHaveLength(1);
@@ -57,10 +57,7 @@ describe('resume after SIGKILL', () => {
         expect(state.tasks[taskId]!.status).toBe('done');
         // No duplicate subagent: exactly the two assignments, each done.
         expect(state.tasks[taskId]!.assignmentIds.map((id) => state.assignments[id]!.status)).toEqual(['done', 'done']);
-        expect(await check.store.integrityCheck()).toEqual([]);
-      } finally {
-        await check.close();
-      }
+      });
     } finally {
       await server.close();
       dir.cleanup();

@@ -8,9 +8,9 @@
  * The host runs in a child process (crash/run-child.ts); the scripted model is served from this
  * process, so every request body Main sends is seen here.
  */
-import { Host } from '../../src/host';
 import type { WireChatRequest } from '../../src/models/wire';
 import { reply, startScriptedModelServer, type ScriptStep } from '../../src/testkit/scripted-model-server';
+import { checkReopened } from '../support/reopened-host';
 import { tempDir } from '../support/temp-host';
 import { caller, texts } from './runtime-harness';
 import { spawnHost, until } from './crash/spawn-host';
@@ -93,29 +93,29 @@ describe('the runs digest across SIGKILL and --resume', () => {
       expect(afterResume!.index).toBeGreaterThan(held!.index);
       expect(afterResume!.digest).toBe(before);
 
-      const check = await Host.open({ workspaceDir: dir.path, pollMonitors: false });
-      try {
-        // Exactly one run (and one job): the resumed turn did not start it again.
-        const runs = await check.store.read((tx) => tx.runs.list(taskId));
-        expect(runs).toHaveLength(1);
-        const run = runs[0]!;
-        expect(run).toMatchObject({ name: 'baseline', status: 'succeeded', params: { lr: 0.1 }, problemCount: 0 });
-        expect(run.metrics.loss).toEqual({ last: 0.25, lastStep: 2, best: 0.25, bestStep: 2, direction: 'min', count: 2 });
-        expect(run.metrics.acc).toEqual({ last: 0.8, lastStep: 2, best: 0.8, bestStep: 2, direction: 'max', count: 2 });
-        expect(await check.jobs.list({ taskId })).toHaveLength(1);
-        // The digest carries the metrics: the whole text, as Main saw it before and after the kill.
-        expect(before).toBe(
-          [
-            'Runs (1, newest first):',
-            `- "baseline" (${run.id}) succeeded; acc 0.8 @2 (best 0.8 @2, max), loss 0.25 @2 (best 0.25 @2, min)`,
-            `Best: acc 0.8 (max) in "baseline" (${run.id}); loss 0.25 (min) in "baseline" (${run.id})`,
-          ].join('\n'),
-        );
-        expect(check.coordinator.current.tasks[taskId]!.status).toBe('done');
-        expect(await check.store.integrityCheck()).toEqual([]);
-      } finally {
-        await check.close();
-      }
+      await checkReopened(
+        dir.path,
+        async (check) => {
+          // Exactly one run (and one job): the resumed turn did not start it again.
+          const runs = await check.store.read((tx) => tx.runs.list(taskId));
+          expect(runs).toHaveLength(1);
+          const run = runs[0]!;
+          expect(run).toMatchObject({ name: 'baseline', status: 'succeeded', params: { lr: 0.1 }, problemCount: 0 });
+          expect(run.metrics.loss).toEqual({ last: 0.25, lastStep: 2, best: 0.25, bestStep: 2, direction: 'min', count: 2 });
+          expect(run.metrics.acc).toEqual({ last: 0.8, lastStep: 2, best: 0.8, bestStep: 2, direction: 'max', count: 2 });
+          expect(await check.jobs.list({ taskId })).toHaveLength(1);
+          // The digest carries the metrics: the whole text, as Main saw it before and after the kill.
+          expect(before).toBe(
+            [
+              'Runs (1, newest first):',
+              `- "baseline" (${run.id}) succeeded; acc 0.8 @2 (best 0.8 @2, max), loss 0.25 @2 (best 0.25 @2, min)`,
+              `Best: acc 0.8 (max) in "baseline" (${run.id}); loss 0.25 (min) in "baseline" (${run.id})`,
+            ].join('\n'),
+          );
+          expect(check.coordinator.current.tasks[taskId]!.status).toBe('done');
+        },
+        { pollMonitors: false },
+      );
     } finally {
       await server.close();
       dir.cleanup();
