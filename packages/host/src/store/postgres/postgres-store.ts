@@ -225,12 +225,13 @@ export class PostgresStore implements Store {
    */
   private async runWrites(client: PoolClient, batch: readonly QueuedWrite<StoreTx>[]): Promise<Outcome[]> {
     const grouped = batch.length > 1;
-    const tx = pgTx(new PgSession(client));
+    const session = new PgSession(client);
+    const tx = pgTx(session);
     const begin = batch.some((write) => !write.flushLater) ? this.begin : this.beginFlushLater;
     let control = pipelined(client, grouped ? `${begin}; SAVEPOINT item` : begin);
     const outcomes: Outcome[] = [];
     for (const [i, write] of batch.entries()) {
-      const outcome = await runBody(client, tx, write);
+      const outcome = await runBody(session, tx, write);
       const lost = await control.settled();
       if (lost !== undefined) {
         // The transaction is gone with everything before this body; the bodies after it never ran.
@@ -291,10 +292,11 @@ function pipelined(client: PoolClient, sql: string): { settled(): Promise<unknow
 }
 
 /** Runs one body; a body that caught a database error and went on left the transaction aborted, so it failed. */
-async function runBody(client: PoolClient, tx: StoreTx, write: QueuedWrite<StoreTx>): Promise<Outcome> {
+async function runBody(session: PgSession, tx: StoreTx, write: QueuedWrite<StoreTx>): Promise<Outcome> {
+  const failedBefore = session.failedStatements;
   try {
     const value = await write.fn(tx);
-    if (client.getTransactionStatus() === 'E') {
+    if (session.failedStatements !== failedBefore) {
       return { ok: false, error: new CoworkError('store_failed', 'a statement of this transaction failed and its error was caught; nothing the transaction wrote is kept', {}) };
     }
     return { ok: true, value };

@@ -1,4 +1,4 @@
-import type { PoolClient, QueryResultRow } from 'pg';
+import { DatabaseError, type PoolClient, type QueryResultRow } from 'pg';
 import type { Param } from '../rows/table';
 import { toPgStoreError } from './pg-errors';
 
@@ -20,7 +20,19 @@ function statementName(text: string): string {
 
 /** The statements of one transaction on one connection; every database error leaves as a coded one. */
 export class PgSession {
+  private failed = 0;
+
   constructor(readonly client: PoolClient) {}
+
+  /**
+   * Statements the server refused so far, caught or not: each one aborted the transaction. Counted
+   * here because node-postgres rejects a query on the server's ErrorResponse, before the
+   * ReadyForQuery that updates `client.getTransactionStatus()` has arrived (it can come in a later
+   * packet), so that status can still say 'T' when the body has already gone on.
+   */
+  get failedStatements(): number {
+    return this.failed;
+  }
 
   async rows<Row extends QueryResultRow>(text: string, values: readonly PgParam[] = []): Promise<Row[]> {
     return (await this.query<Row>(text, values)).rows;
@@ -57,6 +69,7 @@ export class PgSession {
     try {
       return await this.client.query<Row>({ name: statementName(text), text, values: values as PgParam[] });
     } catch (error) {
+      if (error instanceof DatabaseError) this.failed += 1;
       throw toPgStoreError(error);
     }
   }
