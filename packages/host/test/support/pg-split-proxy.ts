@@ -20,7 +20,7 @@ export async function startSplitProxy(serverUrl: string, delayMs = 20): Promise<
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     sockets.add(client).add(upstream);
-    client.on('data', (chunk) => upstream.write(chunk));
+    client.pipe(upstream);
     upstream.on('data', splitter(client, delayMs));
     const end = (): void => {
       client.destroy();
