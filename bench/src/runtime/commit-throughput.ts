@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMachine, formatMachine, formatTable, LEGEND } from './report';
 import { DEFAULT_CASES, runCommitSuite } from './suite';
+import { formatFirstCycle, measureFirstWalCycle } from './wal-first-cycle';
 
 const RESULTS_FILE = join(__dirname, '..', '..', 'results', 'commit-throughput.json');
 const WARMUP_SECONDS = 0.5;
@@ -28,6 +29,9 @@ async function main(): Promise<void> {
   console.log(formatTable(runs, comparisons));
   console.log();
   console.log(LEGEND);
+  const firstCycle = await measureFirstWalCycle();
+  console.log();
+  console.log(formatFirstCycle(firstCycle));
   mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   const report = {
     benchmark: 'commit-throughput',
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
     warmupSeconds: WARMUP_SECONDS,
     runs,
     comparisons,
+    firstCycle,
   };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${RESULTS_FILE}`);

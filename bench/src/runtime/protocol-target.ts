@@ -1,6 +1,7 @@
 import { isCoworkError } from '@cowork/host';
 import { Host, type HostOptions } from '@cowork/host/embed';
 import type { CommitAttempt, CommitTarget, SyncMode } from './commit-target';
+import { walRestarts } from './wal-restarts';
 
 /**
  * The protocol under test: `host.resources.commit` on a `text` resource, the path every edge (HTTP,
@@ -33,6 +34,11 @@ export class ProtocolTarget implements CommitTarget {
       if (typeof current !== 'number') throw new Error('revision_conflict without a numeric currentRevision', { cause: error });
       return { ok: false, currentRevision: current };
     }
+  }
+
+  /** See walRestarts. */
+  walRestarts(): number | null {
+    return walRestarts(this.host.store);
   }
 
   close(): Promise<void> {

@@ -33,5 +33,6 @@ export type ServerReply =
   | { readonly type: 'created'; readonly resources: readonly ResourceHead[] }
   /** `commitMs`: the commit call alone, timed in the worker. */
   | { readonly type: 'committed'; readonly revision: number; readonly commitMs: number }
-  | { readonly type: 'counted'; readonly commits: number | null }
+  /** `walRestarts`: see ServerTarget.walRestarts. */
+  | { readonly type: 'counted'; readonly commits: number | null; readonly walRestarts: number | null }
   | { readonly type: 'stopped' };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer, Host, UserDirectory } from '@cowork/host/embed';
 import Fastify from 'fastify';
 import { prepareRawDatabase, RawCasTarget } from '../runtime/raw-cas';
+import { walRestarts } from '../runtime/wal-restarts';
 import type { ResourceHead } from './server-messages';
 
 export const BENCH_OPERATOR = 'human:bench';
@@ -19,6 +20,12 @@ export interface ServerTarget {
   commit(resourceId: string, text: string): Promise<number>;
   /** Revisions committed after `since`, or null where the server keeps none. */
   countSince(since: readonly ResourceHead[]): Promise<number | null>;
+  /**
+   * Times the store's WAL has started again from its first frame (the cowork store's checkpoint
+   * thread counts them); null where SQLite's own checkpoints do it inside a commit (bare-cas) or
+   * there is no store.
+   */
+  walRestarts(): number | null;
   close(): Promise<void>;
 }
 
@@ -62,6 +69,9 @@ export async function startCowork(options: { asPerson?: boolean; unbatched?: boo
         for (const head of since) commits += (await host.resources.get(head.id)).revision - head.revision;
         return commits;
       },
+      walRestarts() {
+        return walRestarts(host.store);
+      },
       async close() {
         try {
           await server.close();
@@ -99,6 +109,9 @@ export async function startBare(): Promise<ServerTarget> {
       throw new Error('the bare server takes commits over HTTP only');
     },
     async countSince() {
+      return null;
+    },
+    walRestarts() {
       return null;
     },
     async close() {
@@ -140,6 +153,9 @@ export async function startBareCas(): Promise<ServerTarget> {
       throw new Error('the bare CAS server takes commits over HTTP only');
     },
     async countSince() {
+      return null;
+    },
+    walRestarts() {
       return null;
     },
     async close() {

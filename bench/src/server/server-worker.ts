@@ -36,7 +36,7 @@ async function handle(target: ServerTarget, request: ServerRequest): Promise<Ser
       return { type: 'committed', revision, commitMs: performance.now() - started };
     }
     case 'count':
-      return { type: 'counted', commits: await target.countSince(request.since) };
+      return { type: 'counted', commits: await target.countSince(request.since), walRestarts: target.walRestarts() };
     case 'stop':
       await target.close();
       return { type: 'stopped' };
