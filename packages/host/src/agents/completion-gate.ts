@@ -43,14 +43,21 @@ export async function gateBlockers(
   return blockers;
 }
 
+/** What a caller may have read for the gate already (Main's projection reads it with the rest it needs). */
+export interface GateSources {
+  /** Lists the task's running jobs and active monitors (the host's services when absent). */
+  readonly listers?: LiveListers;
+  /** Main's undelivered Inbox messages (read from the store when absent). */
+  readonly pendingForMain?: readonly InboxRecord[];
+}
+
 /**
  * A task's gate as the durable records have it now (this process's and others'): the one place it
  * is computed, for the runtime's `finish`, the task views of the server and the CLI, and Main's
  * context. Running jobs and active monitors always hold it open; `extra` adds a caller's own.
- * `listers` lists them (the host's services unless a caller shares its listings).
  */
-export async function taskGate(host: HostServices, taskId: string, extra: readonly GateContributor[] = [], listers: LiveListers = host): Promise<GateBlocker[]> {
+export async function taskGate(host: HostServices, taskId: string, extra: readonly GateContributor[] = [], sources: GateSources = {}): Promise<GateBlocker[]> {
   await host.coordinator.refresh();
-  const pendingForMain = await host.store.read((tx) => tx.inbox.pending(taskId, 'main'));
-  return gateBlockers(taskId, host.coordinator.current, pendingForMain, [...extra, ...hostGateContributors(listers)]);
+  const pendingForMain = sources.pendingForMain ?? (await host.store.read((tx) => tx.inbox.pending(taskId, 'main')));
+  return gateBlockers(taskId, host.coordinator.current, pendingForMain, [...extra, ...hostGateContributors(sources.listers ?? host)]);
 }

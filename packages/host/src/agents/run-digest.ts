@@ -17,7 +17,7 @@ const LIVE_ITEMS = 5;
 const FIELD_CHARS = 60;
 
 export interface DigestDeps {
-  readonly runs: Runs;
+  readonly runs: Pick<Runs, 'list'>;
   readonly jobs: Pick<JobService, 'list' | 'logs'>;
   readonly monitors: Pick<MonitorService, 'list'>;
 }

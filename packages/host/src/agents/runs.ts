@@ -8,7 +8,7 @@ import type { SandboxRequest } from '../jobs/sandbox-policy';
 import type { JobRecord } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
 import type { MetricDirection, MetricPoint, MetricSummary, RunProblem, RunRecord, RunSource, RunStatus } from '../store/run-records';
-import type { Store } from '../store/store';
+import type { Store, StoreTx } from '../store/store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { newId } from '../util/ids';
 import { isPlainObject } from '../util/json';
@@ -202,11 +202,20 @@ export class Runs {
   /** The task's runs, newest first, their metrics read up to now. */
   async list(taskId: string): Promise<RunRecord[]> {
     const runs = await this.deps.store.read((tx) => tx.runs.list(taskId));
-    const following = runs.filter((run) => run.sources.some((s) => !s.done));
+    const following = runs.filter(isFollowing);
     // Nothing to read (every turn of a task with no live run): the list as read is the answer.
     if (following.length === 0) return runs;
     for (const run of following) await this.refresh(run.id);
     return this.stored(taskId);
+  }
+
+  /**
+   * Within a read transaction the caller has open: the task's runs as stored, when none follows a
+   * job still to be read (so the list is also what `list` answers); undefined when some do.
+   */
+  async listSettled(tx: StoreTx, taskId: string): Promise<RunRecord[] | undefined> {
+    const runs = await tx.runs.list(taskId);
+    return runs.some(isFollowing) ? undefined : runs;
   }
 
   /** The task's runs as stored, newest first (no reading). */
@@ -461,4 +470,9 @@ export function runView(run: RunRecord): Json {
     problems: run.problems.map((p) => ({ ...p })),
     problemCount: run.problemCount,
   };
+}
+
+/** A run still reading a job's output (a source not done): listing it reads what was added first. */
+function isFollowing(run: RunRecord): boolean {
+  return run.sources.some((s) => !s.done);
 }

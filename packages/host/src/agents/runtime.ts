@@ -6,8 +6,8 @@ import { TERMINAL } from '../coordinator/state';
 import { newId } from '../util/ids';
 import { AgentLoop, type LoopEnd } from './agent-loop';
 import type { AgentTool } from './agent-tool';
-import { taskGate, type GateBlocker, type GateContributor } from './completion-gate';
-import { listingOnce, type LiveListers } from './gate-contributors';
+import { taskGate, type GateBlocker, type GateContributor, type GateSources } from './completion-gate';
+import { readProjectionInputs } from './projection-inputs';
 import { Delegation } from './delegation';
 import { Inbox } from './inbox';
 import { mainTools } from './main-tools';
@@ -237,8 +237,8 @@ export class AgentRuntime {
   }
 
   /** The completion gate of a task: empty when `finish` would be accepted. `listers` lists its jobs and monitors. */
-  async gate(taskId: string, listers: LiveListers = this.host): Promise<GateBlocker[]> {
-    return taskGate(this.host, taskId, this.gateContributors, listers);
+  async gate(taskId: string, sources?: GateSources): Promise<GateBlocker[]> {
+    return taskGate(this.host, taskId, this.gateContributors, sources);
   }
 
   /** What the caller added to the gate beyond the host's running jobs and active monitors. */
@@ -320,17 +320,16 @@ export class AgentRuntime {
   private async projection(taskId: string): Promise<string> {
     const assignments = this.taskAssignments(taskId);
     const lines = assignments.map((a) => `- ${a.agentId} (${a.id}, ${a.mode}): ${a.status}${a.lastUpdate ? ` — ${a.lastUpdate}` : ''}`);
-    // The gate and the digest list the same running jobs and active monitors: asked once.
-    const live = listingOnce(this.host.jobs, this.host.monitors);
-    const blockers = await this.gate(taskId, live);
-    const totals = await this.tokenTotals(taskId).read(this.host.store);
+    // The gate and the digest list the same running jobs and active monitors: read once, with the rest.
+    const inputs = await readProjectionInputs(this.host, taskId, this.tokenTotals(taskId));
+    const blockers = await this.gate(taskId, inputs);
     // Runs, running jobs and active monitors, bounded and rebuilt from the store each turn.
-    const digest = await runsDigest({ runs: this.host.runs, ...live }, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
+    const digest = await runsDigest({ runs: inputs.runs, ...inputs.listers }, taskId, { tokenizer: tokenizerFor(this.options.provider.model) });
     // Paragraphs: the token total changes every turn, and the tokenizer counts a long head by
     // paragraph, so only that line is counted again (see PARAGRAPH_BREAK in tokenizer.ts).
     return [
       `Task ${taskId}.`,
-      `Tokens used so far: ${totals.total}.`,
+      `Tokens used so far: ${inputs.tokensUsed}.`,
       assignments.length > 0 ? `Subagents:\n${lines.join('\n')}` : 'No subagents yet.',
       blockers.length > 0 ? `Open before finish: ${blockers.map((b) => `${b.kind} ${b.id}`).join(', ')}` : 'Nothing open: finish is allowed.',
       ...(digest ? [digest] : []),

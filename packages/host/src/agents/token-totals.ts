@@ -1,4 +1,10 @@
-import type { Store } from '../store/store';
+import type { Store, StoreTx } from '../store/store';
+
+export interface TokenTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly total: number;
+}
 
 /**
  * A task's (or one agent's) model-call token totals, kept up to date by reading only the calls
@@ -16,8 +22,13 @@ export class RunningTokenTotals {
     private readonly agentId?: string,
   ) {}
 
-  async read(store: Store): Promise<{ inputTokens: number; outputTokens: number; total: number }> {
-    const added = await store.read((tx) => tx.modelCalls.totals(this.taskId, this.agentId, this.lastId));
+  read(store: Store): Promise<TokenTotals> {
+    return store.read((tx) => this.readIn(tx));
+  }
+
+  /** The same within a read transaction the caller has open (Main's projection reads all it needs in one). */
+  async readIn(tx: StoreTx): Promise<TokenTotals> {
+    const added = await tx.modelCalls.totals(this.taskId, this.agentId, this.lastId);
     this.lastId = added.lastId;
     this.inputTokens += added.inputTokens;
     this.outputTokens += added.outputTokens;

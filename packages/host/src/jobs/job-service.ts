@@ -5,7 +5,7 @@ import { CoworkError } from '../errors';
 import type { JobEnd, JobRecord, JobStatus } from '../store/job-records';
 import type { Json, Operator } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
-import type { Store } from '../store/store';
+import type { Store, StoreTx } from '../store/store';
 import type { HostPresence } from '../store/leases/presence';
 import { Emitter } from '../util/emitter';
 import { newId } from '../util/ids';
@@ -199,13 +199,26 @@ export class JobService {
     // Only the task's jobs can be in a task's list: a turn's listing does not observe every
     // running job of the workspace (the watcher does, on its tick). With none running (nearly
     // every turn) the listing read with them is the answer: one read transaction, not two.
-    const { running, listed } = await this.store.read(async (tx) => ({
-      running: await tx.jobs.list({ status: 'running', taskId: options.taskId }),
-      listed: await tx.jobs.list(options),
-    }));
+    const { running, listed } = await this.store.read((tx) => this.readListing(tx, options));
     if (running.length === 0) return listed;
     await this.refreshAll(running);
     return this.store.read((tx) => tx.jobs.list(options));
+  }
+
+  /**
+   * Within a read transaction the caller has open: the list, when none of the jobs it could hold
+   * is running (nothing to reconcile); undefined when some are, for `list` to answer.
+   */
+  async listSettled(tx: StoreTx, options: { status?: JobStatus; taskId?: string; limit?: number }): Promise<JobRecord[] | undefined> {
+    const { running, listed } = await this.readListing(tx, options);
+    return running.length === 0 ? listed : undefined;
+  }
+
+  /** The scope's running jobs and the list asked for (one query when that is the same list). */
+  private async readListing(tx: StoreTx, options: { status?: JobStatus; taskId?: string; limit?: number }): Promise<{ running: JobRecord[]; listed: JobRecord[] }> {
+    const running = await tx.jobs.list({ status: 'running', taskId: options.taskId });
+    const same = options.status === 'running' && options.limit === undefined;
+    return { running, listed: same ? running : await tx.jobs.list(options) };
   }
 
   /** Lines of a job's stdout or stderr: the last `tail`, or the last `tail` that match `search`. */

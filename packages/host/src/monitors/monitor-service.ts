@@ -3,7 +3,7 @@ import { CoworkError } from '../errors';
 import type { MonitorRecord, MonitorStatus, MonitorTarget } from '../store/monitor-records';
 import type { Json } from '../store/records';
 import { IdempotencyClaim } from '../store/idempotency';
-import type { Store } from '../store/store';
+import type { Store, StoreTx } from '../store/store';
 import { newId } from '../util/ids';
 import { isPlainObject, jsonEqual } from '../util/json';
 import { Emitter } from '../util/emitter';
@@ -150,7 +150,12 @@ export class MonitorService {
 
   /** Monitors oldest first, optionally of one task or status. */
   async list(options: { taskId?: string; status?: MonitorStatus; limit?: number } = {}): Promise<MonitorRecord[]> {
-    const records = await this.store.read((tx) => tx.monitors.list(options));
+    return this.store.read((tx) => this.listIn(tx, options));
+  }
+
+  /** The same within a read transaction the caller has open. */
+  async listIn(tx: StoreTx, options: { taskId?: string; status?: MonitorStatus; limit?: number } = {}): Promise<MonitorRecord[]> {
+    const records = await tx.monitors.list(options);
     return records.map((record) => this.withUnwritten(record));
   }
 

@@ -12,6 +12,8 @@ import { Host } from '../../src/host';
 import { runsDigest } from '../../src/agents/run-digest';
 import { taskGate } from '../../src/agents/completion-gate';
 import { listingOnce } from '../../src/agents/gate-contributors';
+import { readProjectionInputs } from '../../src/agents/projection-inputs';
+import { RunningTokenTotals } from '../../src/agents/token-totals';
 import type { JobService } from '../../src/jobs/job-service';
 import { taskPaths } from '../../src/agents/task-files';
 import { tokenizerFor } from '../../src/models/tokenizer';
@@ -126,12 +128,29 @@ it('reads metrics incrementally while the job runs; the digest shows what change
     logs: (id, query) => h.host.jobs.logs(id, query),
   };
   const live = listingOnce(counted, h.host.monitors);
-  expect((await taskGate(h.host, taskId, [], live)).map((b) => b.kind)).toContain('running_job');
+  expect((await taskGate(h.host, taskId, [], { listers: live })).map((b) => b.kind)).toContain('running_job');
   expect(await runsDigest({ runs: h.host.runs, ...live }, taskId)).toBe(digest);
   expect(jobLists).toBe(1);
+  // Read in one transaction with the rest of Main's projection, a running job and a live run are
+  // still reconciled by the services first: the same gate and digest.
+  const whileRunning = await readProjectionInputs(h.host, taskId, new RunningTokenTotals(taskId));
+  expect((await taskGate(h.host, taskId, [], whileRunning)).map((b) => b.kind)).toContain('running_job');
+  expect(await runsDigest({ runs: whileRunning.runs, ...whileRunning.listers }, taskId)).toBe(digest);
   writeFileSync(join(work, 'go'), '');
   await waitEnded(taskId);
   expect((await h.host.runs.get(taskId, second.id))).toMatchObject({ status: 'succeeded', metrics: { loss: { last: 0.4, best: 0.4, count: 2 } }, problemCount: 0 });
+  // Nothing running or following any more: the projection's inputs come from that one read alone,
+  // and answer as the services do.
+  const reads = jest.spyOn(h.host.store, 'read');
+  const settled = await readProjectionInputs(h.host, taskId, new RunningTokenTotals(taskId));
+  const settledDigest = await runsDigest({ runs: settled.runs, ...settled.listers }, taskId);
+  expect(await settled.listers.jobs.list({ status: 'running', taskId })).toEqual([]);
+  expect(reads).toHaveBeenCalledTimes(1);
+  reads.mockRestore();
+  expect(settledDigest).toBe(await runsDigest(h.host, taskId));
+  expect(settledDigest).not.toContain('Jobs running:');
+  expect(settled.pendingForMain).toEqual(await h.host.store.read((tx) => tx.inbox.pending(taskId, 'main')));
+  expect(settled.tokensUsed).toBe((await new RunningTokenTotals(taskId).read(h.host.store)).total);
 
   // Many runs: the digest is cut at its budget with a count of the rest.
   for (let i = 0; i < 30; i++) {
