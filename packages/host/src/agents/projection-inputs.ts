@@ -1,5 +1,5 @@
 import type { InboxRecord } from '../store/agent-records';
-import { listingOnce, type LiveListers } from './gate-contributors';
+import { listingOnce } from './gate-contributors';
 import type { HostServices } from './host-services';
 import type { Runs } from './runs';
 import type { RunningTokenTotals } from './token-totals';
@@ -8,7 +8,7 @@ import type { RunningTokenTotals } from './token-totals';
 export interface ProjectionInputs {
   readonly pendingForMain: readonly InboxRecord[];
   /** The task's running jobs and active monitors, for its gate and its runs digest alike. */
-  readonly listers: LiveListers & ReturnType<typeof listingOnce>;
+  readonly listers: ReturnType<typeof listingOnce>;
   readonly runs: Pick<Runs, 'list'>;
   /** The task's model-call tokens so far. */
   readonly tokensUsed: number;

@@ -236,7 +236,7 @@ export class AgentRuntime {
     }
   }
 
-  /** The completion gate of a task: empty when `finish` would be accepted. `listers` lists its jobs and monitors. */
+  /** The completion gate of a task: empty when `finish` would be accepted. `sources`: what the caller has read for it already. */
   async gate(taskId: string, sources?: GateSources): Promise<GateBlocker[]> {
     return taskGate(this.host, taskId, this.gateContributors, sources);
   }
