@@ -7,7 +7,7 @@
  *
  * BENCH_SECONDS (default 5) measured per server after a warm-up of BENCH_WARMUP_SECONDS (default
  * 1), repeated until the server's store is past its WAL's first cycle (at most MAX_WARMUP_SECONDS):
- * see `warmUp`. BENCH_CONNECTIONS (default "1,10"), each connection committing to its own text
+ * see `warmUpServer`. BENCH_CONNECTIONS (default "1,10"), each connection committing to its own text
  * resource.
  */
 import { machineLine } from '../runtime/report';
