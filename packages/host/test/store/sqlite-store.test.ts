@@ -108,14 +108,13 @@ describe('SQLite store (SQLite only)', () => {
       await checkpointer.running;
       const stats = store.checkpointStats;
       expect(stats.failures).toBe(0);
-      // Started again: by the thread with writes held (the WAL reached RESTART_WAL_AT_FRAMES while
-      // this writer never paused), or by SQLite itself after a checkpoint caught up with a pause
-      // (on a loaded machine the thread can run while this loop waits for a core). Which one is the
-      // scheduler's choice; that the WAL started again, and stayed below the fallback, is not.
-      expect(stats.restarts + stats.sqliteRestarts).toBeGreaterThanOrEqual(1);
       expect(stats.checkpoints).toBeGreaterThan(stats.restarts);
       // Frames of 4 KiB pages and their 24-byte headers; the file keeps its largest size. Started
-      // again by the thread, it never reached the point where SQLite's own checkpoint would have.
+      // again before it reached the point where SQLite's own checkpoint would have. Who started it
+      // is the scheduler's choice: the thread with writes held (the WAL reached RESTART_WAL_AT_FRAMES
+      // while this writer never paused), or SQLite itself after a checkpoint caught up during a
+      // pause (on a loaded machine the thread can run while this loop waits for a core). The held
+      // step is driven in a fixed order in wal-checkpointer.test.ts.
       expect(statSync(`${file}-wal`).size).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES * (4096 + 24));
       expect(connection(store).pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
       expect(await store.read((tx) => tx.events.lastSeq())).toBe(commits);

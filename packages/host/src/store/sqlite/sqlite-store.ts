@@ -28,7 +28,7 @@ import { SqliteLastSeenRepo } from './repos/last-seen-repo';
 import { SqliteResourceRepo } from './repos/resource-repo';
 import { SqliteRevisionRepo } from './repos/revision-repo';
 import { SqliteSelectionRepo } from './repos/selection-repo';
-import { WalCheckpointer, type CheckpointStats } from './wal-checkpointer';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * `FULL` (the default) fsyncs the WAL on every commit: an acknowledged commit survives power loss.
@@ -259,7 +259,7 @@ export class SqliteStore implements Store {
   }
 
   /** WAL checkpoints run off the commit path so far (see WalCheckpointer.stats; benchmarks and tests read it). */
-  get checkpointStats(): CheckpointStats {
+  get checkpointStats(): { readonly checkpoints: number; readonly restarts: number; readonly failures: number } {
     return this.checkpointer.stats;
   }
 

@@ -2,14 +2,6 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { moduleScript } from '../../util/module-script';
 
-/** What a store's checkpoint thread has done so far (see WalCheckpointer.stats). */
-export interface CheckpointStats {
-  readonly checkpoints: number;
-  readonly restarts: number;
-  readonly sqliteRestarts: number;
-  readonly failures: number;
-}
-
 /** What the store tells its checkpoint thread: copy the WAL now, or close. */
 export type CheckpointRequest = 'checkpoint' | 'close';
 /** A checkpoint's outcome: the WAL's frames and how many of them the database file now holds. */
@@ -64,9 +56,7 @@ export class WalCheckpointer {
   private running: Promise<void> | undefined;
   /** Set when closing, or when the thread failed and SQLite's own checkpoints are back. */
   private stopped = false;
-  private readonly counts = { checkpoints: 0, restarts: 0, sqliteRestarts: 0, failures: 0 };
-  /** The WAL's frames at the last checkpoint, to see SQLite start it again by itself. */
-  private lastFrames = 0;
+  private readonly counts = { checkpoints: 0, restarts: 0, failures: 0 };
 
   constructor(
     private readonly data: CheckpointWorkerData,
@@ -76,13 +66,8 @@ export class WalCheckpointer {
     private readonly holdWrites: (step: () => Promise<void>) => Promise<void>,
   ) {}
 
-  /**
-   * Checkpoints finished on the thread so far; those that ended with writes held and so started the
-   * WAL again (step 2); the times SQLite started it again by itself, seen as fewer frames than at the
-   * checkpoint before (a checkpoint that caught up with a pause in writes, after which the next writer
-   * starts from the first frame); and the checkpoints that failed.
-   */
-  get stats(): CheckpointStats {
+  /** Checkpoints finished on the thread so far, those that ended with writes held (step 2), and those that failed. */
+  get stats(): { readonly checkpoints: number; readonly restarts: number; readonly failures: number } {
     return { ...this.counts };
   }
 
@@ -110,8 +95,6 @@ export class WalCheckpointer {
     this.commits = 0;
     const bulk = await this.ask();
     if (!bulk.ok) return void (this.counts.failures += 1);
-    if (bulk.frames < this.lastFrames) this.counts.sqliteRestarts += 1;
-    this.lastFrames = bulk.frames;
     // A reader still needs older frames (another process's read): the next round tries again.
     if (bulk.copied < bulk.frames) return;
     this.counts.checkpoints += 1;
@@ -120,11 +103,8 @@ export class WalCheckpointer {
     await this.holdWrites(async () => {
       last = await this.ask();
     });
-    if (last.ok && last.copied === last.frames) {
-      this.counts.restarts += 1;
-      // Started again here: the next checkpoint's fewer frames are not SQLite's doing.
-      this.lastFrames = 0;
-    } else if (!last.ok) this.counts.failures += 1;
+    if (last.ok && last.copied === last.frames) this.counts.restarts += 1;
+    else if (!last.ok) this.counts.failures += 1;
   }
 
   private ask(): Promise<CheckpointReply> {
