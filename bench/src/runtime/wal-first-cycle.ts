@@ -59,7 +59,7 @@ export async function measureFirstWalCycle(): Promise<FirstCycle | undefined> {
 
 /** Prints the figures under the commit table. */
 export function formatFirstCycle(cycle: FirstCycle | undefined): string {
-  if (!cycle) return `first WAL cycle: the host had not started its WAL again after ${MOST_COMMITS.toLocaleString('en-US')} commits`;
+  if (!cycle) return `first WAL cycle: not measured (the host had not started its WAL again after ${MOST_COMMITS.toLocaleString('en-US')} commits, or has no checkpoint thread)`;
   const { commits, protocolUs: p, rawUs: r } = cycle;
   return (
     `first WAL cycle, one writer in-process, FULL: a fresh host started its WAL again after ${commits.toLocaleString('en-US')} commits; ` +

@@ -42,7 +42,7 @@ type SharedMonitors = Pick<MonitorService, 'list'>;
 type OptionsOf<L extends { list(options?: object): unknown }> = NonNullable<Parameters<L['list']>[0]>;
 
 /** The options both listers take; `once` tells them apart by these three. */
-interface ListOptions {
+export interface ListOptions {
   readonly status?: string;
   readonly taskId?: string;
   readonly limit?: number;

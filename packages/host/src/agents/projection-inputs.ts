@@ -1,5 +1,5 @@
 import type { InboxRecord } from '../store/agent-records';
-import { listingOnce } from './gate-contributors';
+import { listingOnce, type ListOptions } from './gate-contributors';
 import type { HostServices } from './host-services';
 import type { Runs } from './runs';
 import type { RunningTokenTotals } from './token-totals';
@@ -12,13 +12,6 @@ export interface ProjectionInputs {
   readonly runs: Pick<Runs, 'list'>;
   /** The task's model-call tokens so far. */
   readonly tokensUsed: number;
-}
-
-/** The two listings the gate and the digest ask for. */
-interface Listing {
-  readonly status?: string;
-  readonly taskId?: string;
-  readonly limit?: number;
 }
 
 /**
@@ -39,21 +32,23 @@ export async function readProjectionInputs(host: HostServices, taskId: string, t
     runs: await host.runs.listSettled(tx, taskId),
     tokens: await tokens.readIn(tx),
   }));
-  const services = listingOnce(host.jobs, host.monitors);
+  // Asked of the services only when a job runs or a question differs (rare): made then.
+  let shared: ReturnType<typeof listingOnce> | undefined;
+  const services = (): ReturnType<typeof listingOnce> => (shared ??= listingOnce(host.jobs, host.monitors));
   return {
     pendingForMain: read.pendingForMain,
     listers: {
       jobs: {
-        list: (options) => (read.jobs && sameListing(options, running) ? Promise.resolve(read.jobs) : services.jobs.list(options)),
-        logs: services.jobs.logs,
+        list: (options) => (read.jobs && sameListing(options, running) ? Promise.resolve(read.jobs) : services().jobs.list(options)),
+        logs: (id, query) => services().jobs.logs(id, query),
       },
-      monitors: { list: (options) => (sameListing(options, active) ? Promise.resolve(read.monitors) : services.monitors.list(options)) },
+      monitors: { list: (options) => (sameListing(options, active) ? Promise.resolve(read.monitors) : services().monitors.list(options)) },
     },
     runs: { list: (id) => (read.runs && id === taskId ? Promise.resolve(read.runs) : host.runs.list(id)) },
     tokensUsed: read.tokens.total,
   };
 }
 
-function sameListing(asked: Listing | undefined, read: Listing): boolean {
+function sameListing(asked: ListOptions | undefined, read: ListOptions): boolean {
   return asked?.status === read.status && asked?.taskId === read.taskId && asked?.limit === read.limit;
 }
