@@ -2,11 +2,15 @@
  * Invariant: `cowork serve`, run as the real bin, listens on the port it was given (0: a free one,
  * printed), answers the API only with its token, prints a generated token once and never again,
  * keeps it in a 0600 file, refuses to listen beyond loopback without COWORK_TOKEN (writing
- * nothing), and exits 0 on SIGTERM or SIGINT.
+ * nothing), and exits 0 on SIGTERM or SIGINT. Started through `tools/serve.sh` (what `npm start`
+ * runs), V8's background pool is sized to the machine; started without it on a machine where the
+ * default pool shares the event loop's core, it says so.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { poolSizeFor } from '../../src/cli/node-pool';
 import { hostDir, requireCurrentBuild } from '../support/built-host';
 import { tempDir } from '../support/temp-host';
 
@@ -33,8 +37,10 @@ interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Served {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cowork serve` started as the bin (`node bin/cowork.js serve`), or through `tools/serve.sh`. */
+function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv(), via: 'bin' | 'serve.sh' = 'bin'): Served {
+  const [command, commandArgs] = via === 'bin' ? [process.execPath, [bin, 'serve', ...args]] : ['bash', [join(repoRoot, 'tools', 'serve.sh'), ...args]];
+  const child = spawn(command, commandArgs, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: (() => void)[] = [];
@@ -122,3 +128,39 @@ it('listens beyond loopback with COWORK_TOKEN, and takes only that token', async
   served.child.kill('SIGTERM');
   expect(await served.exited).toEqual({ code: 0, signal: null });
 }, 60_000);
+
+describe("V8's background pool", () => {
+  const cores = availableParallelism();
+  /** The start report of a `--json` start, once printed (one JSON object). */
+  const report = async (served: Served): Promise<{ nodePool: unknown; url: string }> => {
+    await served.printed(/^}$/m);
+    return JSON.parse(served.stdout()) as { nodePool: unknown; url: string };
+  };
+
+  it('tools/serve.sh starts the host with the pool sized to the machine, and the host stops on SIGTERM as itself', async () => {
+    const served = serve(['--port', '0', '--workspace', join(dir.path, 'sized'), '--json'], cleanEnv(), 'serve.sh');
+    const { nodePool, url } = await report(served);
+    expect(nodePool).toEqual({ threads: poolSizeFor(cores), cores, setBy: 'flag' });
+    expect(served.stderr()).not.toContain('background threads');
+    expect((await fetch(`${url}/api/health`)).status).toBe(401);
+    // exec: the signal reaches the host itself, not a shell in front of it.
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
+
+  it("keeps a pool the user gave in NODE_OPTIONS", async () => {
+    const served = serve(['--port', '0', '--workspace', join(dir.path, 'given'), '--json'], cleanEnv({ NODE_OPTIONS: '--v8-pool-size=3' }), 'serve.sh');
+    expect((await report(served)).nodePool).toEqual({ threads: 3, cores, setBy: 'flag' });
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
+
+  it("started as the bin, reports Node's default pool, and says what to do where it shares the event loop's core", async () => {
+    const served = serve(['--port', '0', '--workspace', join(dir.path, 'default'), '--json']);
+    expect((await report(served)).nodePool).toEqual({ threads: 4, cores, setBy: 'node default' });
+    if (poolSizeFor(cores) < 4) expect(served.stderr()).toContain(`warning: Node's 4 background threads share this machine's ${cores} cores with the event loop`);
+    else expect(served.stderr()).not.toContain('background threads');
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});

@@ -1,6 +1,7 @@
 import { CoworkError } from '../../errors';
 import type { Serving } from '../../server/serve';
 import { leaf } from '../command';
+import { currentNodePool, poolNotice, type NodePool } from '../node-pool';
 
 /*
  * The server (Fastify, the MCP SDK, the routes) loads when `serve` runs, not when the CLI starts;
@@ -47,10 +48,15 @@ export const serveCommand = leaf({
     const port = parsePort(args.option('port'));
     // Before the host is opened: a refused start writes nothing, not even a token.
     loadAuth().checkBind(listenHost, io.env);
+    const nodePool = currentNodePool();
+    const notice = poolNotice(nodePool);
+    if (notice) out.warn(notice);
     await withHost(async (host) => {
       const serving = await loadServe().serveHost(host, { env: io.env, listenHost, port, onError: (error) => out.warn(describe(error)) });
-      out.result(startReport(serving, workspaceDir), (report) => startLines(report, serving));
-      const signal = await untilStopSignal();
+      // Listening for the stop signals before saying so: a client that stops the server as soon as it has read the start report gets a clean close.
+      const stopped = untilStopSignal();
+      out.result(startReport(serving, workspaceDir, nodePool), (report) => startLines(report, serving));
+      const signal = await stopped;
       io.stderr(`${signal}: closing\n`);
       await serving.server.close();
     }, { pollMonitors: true });
@@ -66,9 +72,11 @@ interface StartReport {
   /** Only on the start that generated it. */
   readonly token?: string;
   readonly tasks: boolean;
+  /** V8's background threads (`--v8-pool-size`) and the machine's cores: see node-pool.ts. */
+  readonly nodePool: NodePool;
 }
 
-function startReport(serving: Serving, workspace: string): StartReport {
+function startReport(serving: Serving, workspace: string, nodePool: NodePool): StartReport {
   const { token } = serving;
   return {
     url: serving.url,
@@ -78,6 +86,7 @@ function startReport(serving: Serving, workspace: string): StartReport {
     tokenFile: token.path,
     ...(token.source === 'generated' ? { token: token.token } : {}),
     tasks: serving.modelProblem === null,
+    nodePool,
   };
 }
 
