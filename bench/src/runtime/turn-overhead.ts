@@ -5,9 +5,12 @@
  *    once. Two model paths: an in-process provider (no network: pure runtime cost, i.e. delivery,
  *    context building, saving the turn and the tool result with synchronous=FULL) and the scripted
  *    OpenAI-compatible HTTP server on loopback (what a local model server adds at zero latency).
- *    The in-process path runs twice in one process: the first task pays the cold process (the
- *    tokenizer's vocabulary loaded, code compiled, the garbage collector's first promotions); the
- *    second runs on a host that has just served another task of WARM_UP_TURNS turns, as a host
+ *    The in-process path runs first as a fresh process's first task (the tokenizer's vocabulary
+ *    loaded, code compiled, the garbage collector's first promotions), twice, each in a process of
+ *    its own: with Node's default background pool of 4 threads, and with the pool sized as
+ *    `cowork serve` runs it (tools/serve.sh: one core left to the event loop). Every other row runs
+ *    in one more process started as the server starts. There the in-process path runs on a host
+ *    that has just served another task of WARM_UP_TURNS turns, as a host
  *    that has been running serves one task after another. Their calls are read-only
  *    (`list_resources`), so each turn is saved in one write that waits for no flush; a third warm
  *    task commits to a resource each turn, which waits for three. Baselines, in the same run: a
@@ -18,8 +21,9 @@
  *    those that held writes to start the WAL again), and the garbage-collection pauses that began
  *    inside the measured turns. A last warm task, untimed, counts the bytes a turn allocates (V8's
  *    sampling heap profiler, freed objects included). The rest of the tail (bench/README.md): the
- *    engine optimises a function called once a turn only after hundreds of turns, on a background
- *    thread, and on two cores that thread competes with the turns for the CPU.
+ *    engine optimises a function called once a turn only after hundreds of turns, on background
+ *    threads, which on two cores compete with the turns for the CPU unless the pool leaves the
+ *    event loop a core; then the collector's scavenges, the task's compaction and its finish.
  * 2. Context build: a conversation of 100, 1,000 and 10,000 logged messages; the time to load the
  *    newest messages within the budget and build the context, with 20 tool definitions in the
  *    budget. It should stay flat. Counted two ways side by side: with the tokenizer budgets use
@@ -34,7 +38,10 @@ import {
   OpenAiCompatibleProvider,
   buildContext,
   charEstimateTokenizer,
+  currentNodePool,
+  NODE_DEFAULT_POOL_SIZE,
   loadRecentContext,
+  serveNodeFlags,
   tokenizerFor,
   type ModelProvider,
   type ModelRequest,
@@ -44,6 +51,7 @@ import {
 } from '@cowork/host/embed';
 import { openTempHost, reply, startScriptedModelServer, type TempHost } from '@cowork/host/testkit';
 import BetterSqlite3 from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -58,6 +66,8 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 1_000);
 /** Turns of the unmeasured task the warm host serves before the measured one. */
 const WARM_UP_TURNS = 1_700;
 const SIZES = [100, 1_000, 10_000];
+/** The width of the turn table's first column. */
+const LABEL_WIDTH = 52;
 const BUDGET_TOKENS = 24_000;
 
 /** The tool call of a turn that is not a task's last: its name and JSON arguments. */
@@ -129,7 +139,7 @@ function row(label: string, samples: readonly number[], totalMs: number, work: S
   const s = summarizeLatencies(samples);
   const perTurn = (n: number, width: number): string => (n / TURNS).toFixed(1).padStart(width);
   console.log(
-    `${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${s.maxMs.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}` +
+    `${label.padEnd(LABEL_WIDTH)} ${String(TURNS).padStart(6)}  ${s.p50Ms.toFixed(2).padStart(8)}  ${s.p99Ms.toFixed(2).padStart(8)}  ${s.maxMs.toFixed(2).padStart(8)}  ${(TURNS / (totalMs / 1000)).toFixed(0).padStart(8)}` +
       `${perTurn(work.transactions, 10)}${perTurn(work.fsyncs, 12)}  ${`${work.checkpoints}/${work.restarts}`.padStart(8)}  ${gc}`,
   );
 }
@@ -188,7 +198,7 @@ async function turnOverhead(
     };
     if (measure === 'allocations') {
       const bytes = await allocatedDuring(() => runtime.runTask(taskId));
-      console.log(`${label.padEnd(40)} ${String(TURNS).padStart(6)}  ${(bytes / TURNS / 1024).toFixed(1).padStart(8)} KB allocated per turn`);
+      console.log(`${label.padEnd(LABEL_WIDTH)} ${String(TURNS).padStart(6)}  ${(bytes / TURNS / 1024).toFixed(1).padStart(8)} KB allocated per turn`);
       return;
     }
     const before = counters();
@@ -338,16 +348,47 @@ async function contextBuild(size: number): Promise<void> {
   }
 }
 
+/**
+ * The turn table, run in fresh processes so that each cold row is a process's first task: the
+ * cold row with Node's default background pool (4 threads) and with the pool sized as
+ * `cowork serve` runs (tools/serve.sh, cli/node-pool.ts), then every other row in one process
+ * started as the server starts.
+ */
 async function main(): Promise<void> {
   console.log(`agent runtime: time per turn (ms), ${TURNS} turns of one tool call each, synchronous=FULL`);
   console.log(
-    `${'model'.padEnd(40)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'max'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'ckpt/rst'.padStart(8)}  ${'gc pauses, ms'}`,
+    `${'model'.padEnd(LABEL_WIDTH)} ${'turns'.padStart(6)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  ${'max'.padStart(8)}  ${'turns/s'.padStart(8)}${'txns/turn'.padStart(10)}${'fsyncs/turn'.padStart(12)}  ${'ckpt/rst'.padStart(8)}  ${'gc pauses, ms'}`,
   );
-  const instant =
-    (...turns: number[]) =>
-    async (): Promise<TurnModel> => ({ provider: new InstantProvider(turns), close: async () => undefined });
-  await turnOverhead('in-process, zero latency, cold process', instant(TURNS));
-  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns)`, instant(WARM_UP_TURNS, TURNS), { warmUp: true });
+  const served = serveNodeFlags();
+  // Node's default given explicitly: a pool in NODE_OPTIONS would override it otherwise.
+  part('cold', [`--v8-pool-size=${NODE_DEFAULT_POOL_SIZE}`]);
+  part('cold', served);
+  part('rest', served);
+}
+
+/** Runs one part of the table in a new process with `flags` (tsx's loader kept), its rows printed as they come. */
+function part(name: 'cold' | 'rest', flags: readonly string[]): void {
+  const child = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1]!], { stdio: 'inherit', env: { ...process.env, BENCH_TURNS_PART: name } });
+  if (child.status !== 0) throw new Error(`the ${name} part of the turn table failed (exit ${child.status ?? child.signal})`);
+}
+
+/** The pool this process runs, for a row's label. */
+function poolLabel(): string {
+  const { threads } = currentNodePool();
+  return `pool ${threads}${threads === NODE_DEFAULT_POOL_SIZE ? " (Node's default)" : ''}`;
+}
+
+/** A model answering at once, for tasks of `turns` turns each. */
+const instant =
+  (...turns: number[]) =>
+  async (): Promise<TurnModel> => ({ provider: new InstantProvider(turns), close: async () => undefined });
+
+async function coldPart(): Promise<void> {
+  await turnOverhead(`in-process, cold process, ${poolLabel()}`, instant(TURNS));
+}
+
+async function restPart(): Promise<void> {
+  await turnOverhead(`in-process, warm (after ${TURNS + WARM_UP_TURNS} turns), ${poolLabel()}`, instant(WARM_UP_TURNS, TURNS), { warmUp: true });
   await turnWritesByHand('NORMAL');
   await turnWritesByHand('FULL');
   await turnOverhead('in-process, warm, a commit each turn', (host) => committingModel(host, WARM_UP_TURNS, TURNS), { warmUp: true });
@@ -369,7 +410,8 @@ async function main(): Promise<void> {
   for (const size of SIZES) await contextBuild(size);
 }
 
-main().catch((error) => {
+const parts: Record<string, () => Promise<void>> = { cold: coldPart, rest: restPart };
+(parts[process.env.BENCH_TURNS_PART ?? ''] ?? main)().catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -53,3 +53,5 @@ export { RESULTS_FORMAT, RUN_RECORD_FORMAT, type ResultsFile, type RunRecord, ty
 // MCP (mcp-server/, mcp-client/): the host served over MCP, and the servers mounted in a workspace.
 export { McpHostServer, type McpHostOptions } from './mcp-server';
 export type { McpServers, McpServerStatus } from './mcp-client/servers';
+// The process a long-running host runs in (cli/node-pool.ts): V8's background pool sized to the machine.
+export { currentNodePool, serveNodeFlags, NODE_DEFAULT_POOL_SIZE, type NodePool } from './cli/node-pool';
