@@ -131,6 +131,8 @@ it('listens beyond loopback with COWORK_TOKEN, and takes only that token', async
 
 describe("V8's background pool", () => {
   const cores = availableParallelism();
+  /** No pool from the environment running the tests. */
+  const noNodeOptions = (): NodeJS.ProcessEnv => cleanEnv({ NODE_OPTIONS: '' });
   /** The start report of a `--json` start, once printed (one JSON object). */
   const report = async (served: Served): Promise<{ nodePool: unknown; url: string }> => {
     await served.printed(/^}$/m);
@@ -138,7 +140,7 @@ describe("V8's background pool", () => {
   };
 
   it('tools/serve.sh starts the host with the pool sized to the machine, and the host stops on SIGTERM as itself', async () => {
-    const served = serve(['--port', '0', '--workspace', join(dir.path, 'sized'), '--json'], cleanEnv(), 'serve.sh');
+    const served = serve(['--port', '0', '--workspace', join(dir.path, 'sized'), '--json'], noNodeOptions(), 'serve.sh');
     const { nodePool, url } = await report(served);
     expect(nodePool).toEqual({ threads: poolSizeFor(cores), cores, setBy: 'flag' });
     expect(served.stderr()).not.toContain('background threads');
@@ -156,7 +158,7 @@ describe("V8's background pool", () => {
   }, 60_000);
 
   it("started as the bin, reports Node's default pool, and says what to do where it shares the event loop's core", async () => {
-    const served = serve(['--port', '0', '--workspace', join(dir.path, 'default'), '--json']);
+    const served = serve(['--port', '0', '--workspace', join(dir.path, 'default'), '--json'], noNodeOptions());
     expect((await report(served)).nodePool).toEqual({ threads: 4, cores, setBy: 'node default' });
     if (poolSizeFor(cores) < 4) expect(served.stderr()).toContain(`warning: Node's 4 background threads share this machine's ${cores} cores with the event loop`);
     else expect(served.stderr()).not.toContain('background threads');
