@@ -1,7 +1,7 @@
 import { isCoworkError } from '@cowork/host';
 import { Host, type HostOptions } from '@cowork/host/embed';
 import type { CommitAttempt, CommitTarget, SyncMode } from './commit-target';
-import { walRestarts } from './wal-restarts';
+import { walRestarts } from './store-counters';
 
 /**
  * The protocol under test: `host.resources.commit` on a `text` resource, the path every edge (HTTP,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer, Host, UserDirectory } from '@cowork/host/embed';
 import Fastify from 'fastify';
 import { prepareRawDatabase, RawCasTarget } from '../runtime/raw-cas';
-import { walRestarts } from '../runtime/wal-restarts';
+import { walRestarts } from '../runtime/store-counters';
 import type { ResourceHead } from './server-messages';
 
 export const BENCH_OPERATOR = 'human:bench';
